@@ -1,0 +1,1 @@
+//! `#[wasm_bindgen]` bindings (wasm32 only). Each file binds one exported class.

@@ -1,0 +1,16 @@
+//! Portable Letta Agent SDK client.
+//!
+//! The crate is a pure Rust core (no I/O, no clocks, no wasm-bindgen) with thin
+//! WebAssembly bindings on top:
+//!
+//! - [`protocol`]: app-server wire frames, validation and wire → `SDKMessage` normalization;
+//! - [`session`]: the sans-IO turn coordinator and session state machine;
+//! - [`transcript`]: the transcript accumulator (`apply` / `rebase` / `rows` / `reset`);
+//! - `js` (wasm32 only): `#[wasm_bindgen]` bindings, one module per exported class.
+
+pub mod protocol;
+pub mod session;
+pub mod transcript;
+
+#[cfg(target_arch = "wasm32")]
+mod js;

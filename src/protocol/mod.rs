@@ -1,0 +1,1 @@
+//! App-server wire protocol: frames, validation, normalization to `SDKMessage`.

@@ -1,0 +1,1 @@
+//! Sans-IO session core: the turn coordinator and the session state machine.

@@ -1,0 +1,1 @@
+//! Transcript accumulator: folds `SDKMessage`s and history pages into render-ready rows.
