@@ -1,1 +1,238 @@
-//! Transcript accumulator: folds `SDKMessage`s and history pages into render-ready rows.
+//! Transcript accumulator: folds `SDKMessage`s and history pages into render-ready rows
+//! (`../shared/spec/transcript.md`).
+//!
+//! Pure: no I/O, no clocks, no wasm-bindgen. Each apply costs O(1) amortized whatever the
+//! transcript length: rows are found through hash tables (family-scoped aliases, toolCallIds),
+//! text is appended in place, and changes are tracked per written row so a patch serializes only
+//! what changed. Only `rebase` is O(rows).
+
+mod history;
+mod input;
+mod json;
+mod keys;
+mod patch;
+mod rebase;
+mod replay;
+mod rows;
+mod stream_text;
+mod tools;
+
+#[cfg(test)]
+mod tests;
+
+pub use history::HistoryPage;
+pub use input::{SdkInput, TextInput, ToolCallInput, ToolResultInput};
+pub use replay::MAX_RUNS;
+pub use rows::{Row, RowBody, RowKind, TextKind, ToolResult, ToolRow, ToolStatus};
+pub use stream_text::{
+    extract_stream_text_delta, extract_stream_text_delta_json, StreamEvent, TextDelta,
+};
+
+use keys::{Aliases, Resolved};
+use patch::Changes;
+use replay::ReplayTable;
+use rows::Ids;
+use tools::{ArgsMode, CallWrite, ResultWrite};
+
+/// The order of a history page's messages (`rebase` options `{ order }`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryOrder {
+    /// Oldest first.
+    Asc,
+    /// Newest first (the default of `listMessages()` and `bootstrapState()`).
+    Desc,
+}
+
+/// How a text write combines with the row's text (spec §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TextMode {
+    /// Live `apply`: previous text + slice text.
+    Append,
+    /// `rebase`: the history text replaces the row's text.
+    Replace,
+}
+
+/// Folds streamed `SDKMessage`s and history pages into ordered transcript rows.
+#[derive(Debug, Default)]
+pub struct TranscriptAccumulator {
+    rows: Vec<Row>,
+    aliases: Aliases,
+    replay: ReplayTable,
+    changes: Changes,
+}
+
+impl TranscriptAccumulator {
+    /// An empty accumulator.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The current rows in transcript order.
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// All current rows as a JSON array.
+    pub fn rows_json(&self) -> String {
+        serde_json::to_string(&self.rows).unwrap_or_else(|_| "[]".to_owned())
+    }
+
+    /// Drops every row, alias, replay threshold, the anonymous-key counter and change tracking.
+    pub fn reset(&mut self) {
+        self.rows.clear();
+        self.aliases.clear();
+        self.replay.clear();
+        self.clear_changes();
+    }
+
+    /// Parses one `SDKMessage` (JSON text) and folds it in. Returns true iff any row was written.
+    /// Invalid input returns false and changes nothing.
+    pub fn apply_json(&mut self, json: &str) -> bool {
+        SdkInput::from_json(json).is_some_and(|m| self.apply(&m))
+    }
+
+    /// Applies a JSON array of `SDKMessage`s in order; invalid elements are skipped. Returns true
+    /// iff any row was written; a non-array returns false.
+    pub fn apply_many_json(&mut self, json: &str) -> bool {
+        let Some(messages) = input::parse_many(json) else {
+            return false;
+        };
+        let mut changed = false;
+        for m in messages.iter().flatten() {
+            changed |= self.apply(m);
+        }
+        changed
+    }
+
+    /// Merges a history page given as JSON (`{messages:[…]}` or a bare array). Returns true iff
+    /// any row was written or reordered; a page that is not an object or array returns false.
+    pub fn rebase_json(&mut self, page_json: &str, order: Option<HistoryOrder>) -> bool {
+        HistoryPage::from_json(page_json).is_some_and(|page| self.rebase(&page, order))
+    }
+
+    /// Folds one typed `SDKMessage` in (spec §7). Returns true iff any row was written. Invalid
+    /// input (empty `toolCallId`, non-object `toolInput`, non-finite `seqId`) returns false and
+    /// changes nothing.
+    pub fn apply(&mut self, message: &SdkInput<'_>) -> bool {
+        match message {
+            SdkInput::Text(t) => {
+                let ids = Ids {
+                    uuid: t.uuid.as_deref(),
+                    otid: t.otid.as_deref(),
+                    run_id: t.run_id.as_deref(),
+                    seq_id: t.seq_id,
+                };
+                self.apply_live_text(t.kind, &ids, &t.content)
+            }
+            SdkInput::ToolCall(c) => {
+                if c.tool_call_id.is_empty()
+                    || c.tool_input.is_some_and(|v| !input::is_object_json(v))
+                {
+                    return false;
+                }
+                let write = CallWrite {
+                    tool_call_id: &c.tool_call_id,
+                    tool_name: c.tool_name.as_deref(),
+                    tool_input: c.tool_input,
+                    frag: c.raw_arguments.as_deref(),
+                    ids: Ids {
+                        uuid: c.uuid.as_deref(),
+                        otid: None,
+                        run_id: c.run_id.as_deref(),
+                        seq_id: None,
+                    },
+                };
+                self.write_tool_call(&write, ArgsMode::Fragment);
+                true
+            }
+            SdkInput::ToolResult(r) => {
+                if r.tool_call_id.is_empty() {
+                    return false;
+                }
+                let write = ResultWrite {
+                    tool_call_id: &r.tool_call_id,
+                    content: &r.content,
+                    is_error: r.is_error,
+                    uuid: r.uuid.as_deref(),
+                    run_id: r.run_id.as_deref(),
+                    seq_id: None,
+                };
+                self.write_tool_result(&write);
+                true
+            }
+            SdkInput::StreamEvent(event) => self.apply_stream_event(event),
+            SdkInput::Ignored => false,
+        }
+    }
+
+    /// Spec §8: text from a `stream_event`, with identity from the payload (the envelope uuid is
+    /// ignored; anonymous deltas use the synthetic uuid `"<kind>:live"`).
+    fn apply_stream_event(&mut self, event: &StreamEvent<'_>) -> bool {
+        let Some(delta) = extract_stream_text_delta(event) else {
+            return false;
+        };
+        let id = event.id.as_str();
+        let otid = event.otid.non_empty_str();
+        let identified = id.is_some_and(|s| !s.is_empty()) || otid.is_some();
+        let live = match delta.kind {
+            TextKind::User => "user:live",
+            TextKind::Assistant => "assistant:live",
+            TextKind::Reasoning => "reasoning:live",
+        };
+        let ids = Ids {
+            uuid: if identified { id } else { Some(live) },
+            otid,
+            run_id: event.run_id.as_str(),
+            seq_id: event.seq_id.finite_num(),
+        };
+        self.apply_live_text(delta.kind, &ids, &delta.text)
+    }
+
+    /// A live text slice: replay-checked (spec §4), then appended.
+    fn apply_live_text(&mut self, kind: TextKind, ids: &Ids<'_>, text: &str) -> bool {
+        if ids.seq_id.is_some_and(|s| !s.is_finite()) || !self.replay.admit(ids.run_id, ids.seq_id)
+        {
+            return false;
+        }
+        self.write_text(kind, ids, text, TextMode::Append);
+        true
+    }
+
+    /// Resolves a text slice to its row (creating it) and writes it; returns the row index.
+    fn write_text(&mut self, kind: TextKind, ids: &Ids<'_>, text: &str, mode: TextMode) -> usize {
+        // Empty ids count as absent for identity resolution (spec §3).
+        let uuid = ids.uuid.filter(|s| !s.is_empty());
+        let otid = ids.otid.filter(|s| !s.is_empty());
+        let index = match self.aliases.resolve_text(&self.rows, kind, uuid, otid) {
+            Resolved::Existing {
+                index: i,
+                by_otid: true,
+            } => {
+                self.aliases.bind_text(kind, uuid, None, i);
+                i
+            }
+            Resolved::Existing {
+                index: i,
+                by_otid: false,
+            } => {
+                self.aliases.bind_text(kind, None, otid, i);
+                i
+            }
+            Resolved::New(key) => {
+                let i = self.push_row(Row::new_text(key, kind));
+                self.aliases.bind_text(kind, uuid, otid, i);
+                i
+            }
+        };
+        let row = &mut self.rows[index];
+        row.merge_identity(ids);
+        if let RowBody::Text(t) = &mut row.body {
+            if mode == TextMode::Replace {
+                t.clear();
+            }
+            t.push_str(text);
+        }
+        self.mark(index);
+        index
+    }
+}

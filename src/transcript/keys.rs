@@ -1,0 +1,128 @@
+//! Keys and identity resolution (spec §3): family-scoped otid/uuid alias tables for text rows,
+//! the toolCallId table for tool rows, and the anonymous-key counter.
+//!
+//! Every table maps to a row's current index in the row list; [`Aliases::remap`] rewrites them
+//! after a reorder, which is the only time indices change.
+
+use super::rows::{Row, TextKind};
+use rustc_hash::FxHashMap;
+
+type IndexMap = FxHashMap<String, u32>;
+
+#[derive(Debug, Default)]
+pub(super) struct Aliases {
+    /// Per text family: otid → row index.
+    otid: [IndexMap; 3],
+    /// Per text family: envelope uuid → row index (moves to the newest slice).
+    uuid: [IndexMap; 3],
+    /// toolCallId → row index.
+    tools: IndexMap,
+    /// Last `<kind>:auto:<n>` number handed out.
+    auto: u64,
+}
+
+/// How a text slice resolved: onto an existing row, or a new row with this key.
+pub(super) enum Resolved {
+    /// An existing row, found through its otid alias (`by_otid`) or else its uuid alias.
+    Existing {
+        index: usize,
+        by_otid: bool,
+    },
+    New(String),
+}
+
+impl Aliases {
+    /// Resolves a text slice (spec §3 steps 1–3). `uuid` and `otid` must already be filtered to
+    /// non-empty values.
+    pub fn resolve_text(
+        &mut self,
+        rows: &[Row],
+        kind: TextKind,
+        uuid: Option<&str>,
+        otid: Option<&str>,
+    ) -> Resolved {
+        let f = kind.index();
+        if let Some(i) = otid.and_then(|o| self.otid[f].get(o).copied()) {
+            return Resolved::Existing {
+                index: i as usize,
+                by_otid: true,
+            };
+        }
+        let candidate = uuid
+            .and_then(|u| self.uuid[f].get(u).copied())
+            .filter(|&i| {
+                // A uuid-only hit is a different slice when both sides carry different otids
+                // (the `[text, thinking, text]` case).
+                match (otid, rows.get(i as usize).and_then(|r| r.otid.as_deref())) {
+                    (Some(mine), Some(theirs)) => mine == theirs,
+                    _ => true,
+                }
+            });
+        if let Some(i) = candidate {
+            return Resolved::Existing {
+                index: i as usize,
+                by_otid: false,
+            };
+        }
+        let k = kind.as_str();
+        Resolved::New(match (otid, uuid) {
+            (Some(o), _) => format!("{k}:otid:{o}"),
+            (None, Some(u)) => format!("{k}:uuid:{u}"),
+            (None, None) => {
+                self.auto += 1;
+                format!("{k}:auto:{}", self.auto)
+            }
+        })
+    }
+
+    /// Points both aliases of a text slice (where present) at row `index` (spec §3 step 4).
+    /// Callers skip the alias that resolved the row: it already points there.
+    pub fn bind_text(
+        &mut self,
+        kind: TextKind,
+        uuid: Option<&str>,
+        otid: Option<&str>,
+        index: usize,
+    ) {
+        let f = kind.index();
+        if let Some(o) = otid {
+            set(&mut self.otid[f], o, index);
+        }
+        if let Some(u) = uuid {
+            set(&mut self.uuid[f], u, index);
+        }
+    }
+
+    /// The row index of a tool call, if it has a row.
+    pub fn tool(&self, tool_call_id: &str) -> Option<usize> {
+        self.tools.get(tool_call_id).map(|&i| i as usize)
+    }
+
+    pub fn bind_tool(&mut self, tool_call_id: &str, index: usize) {
+        set(&mut self.tools, tool_call_id, index);
+    }
+
+    /// Rewrites every stored index through `old_to_new` after the rows were reordered.
+    pub fn remap(&mut self, old_to_new: &[u32]) {
+        let tables = self.otid.iter_mut().chain(self.uuid.iter_mut());
+        for table in tables.chain(std::iter::once(&mut self.tools)) {
+            for v in table.values_mut() {
+                *v = old_to_new[*v as usize];
+            }
+        }
+    }
+
+    pub fn clear(&mut self) {
+        *self = Aliases::default();
+    }
+}
+
+fn set(table: &mut IndexMap, key: &str, index: usize) {
+    let index = index as u32;
+    match table.get_mut(key) {
+        Some(v) => *v = index,
+        None => {
+            table.insert(key.to_owned(), index);
+        }
+    }
+}

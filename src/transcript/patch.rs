@@ -1,0 +1,128 @@
+//! Change tracking and the JSON patch the JS wrapper uses to keep row-object identity.
+//!
+//! `{"len":N,"rows":[[i,{row}],…]}`, or with `"moved":[m0,…]` after a reorder, where `moved[i]`
+//! is the index at the previous take of the row now at `i` (`-1` for a row that is new since).
+//! `rows` lists every row written since the previous take once, at its current index.
+
+use super::rows::Row;
+use super::TranscriptAccumulator;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+
+#[derive(Debug, Default)]
+pub(super) struct Changes {
+    /// Indices of the rows written since the last take (each once; see `Row::written`).
+    dirty: Vec<u32>,
+    /// Row count at the last take.
+    prev_len: usize,
+    /// Set by a reorder: for each current row, its index at the last take, or -1.
+    moved: Option<Vec<i32>>,
+}
+
+impl TranscriptAccumulator {
+    /// Appends a row and returns its index. The caller writes (and so marks) it.
+    pub(super) fn push_row(&mut self, row: Row) -> usize {
+        self.rows.push(row);
+        if let Some(moved) = &mut self.changes.moved {
+            moved.push(-1);
+        }
+        self.rows.len() - 1
+    }
+
+    /// Records that row `index` was written.
+    pub(super) fn mark(&mut self, index: usize) {
+        let row = &mut self.rows[index];
+        if !row.written {
+            row.written = true;
+            self.changes.dirty.push(index as u32);
+        }
+    }
+
+    /// Reorders the rows: `order[new] = old`, a permutation of `0..rows.len()`.
+    pub(super) fn reorder(&mut self, order: &[u32]) {
+        let n = self.rows.len();
+        let mut old_to_new = vec![0u32; n];
+        for (new, &old) in order.iter().enumerate() {
+            old_to_new[old as usize] = new as u32;
+        }
+        let changes = &mut self.changes;
+        let prev_len = changes.prev_len;
+        let before = changes.moved.take().unwrap_or_else(|| {
+            (0..n)
+                .map(|i| if i < prev_len { i as i32 } else { -1 })
+                .collect()
+        });
+        changes.moved = Some(order.iter().map(|&old| before[old as usize]).collect());
+        for d in &mut changes.dirty {
+            *d = old_to_new[*d as usize];
+        }
+        let mut tagged: Vec<(u32, Row)> = std::mem::take(&mut self.rows)
+            .into_iter()
+            .enumerate()
+            .map(|(old, row)| (old_to_new[old], row))
+            .collect();
+        tagged.sort_unstable_by_key(|&(new, _)| new);
+        self.rows = tagged.into_iter().map(|(_, row)| row).collect();
+        self.aliases.remap(&old_to_new);
+    }
+
+    /// The change since the previous `take_patch()` (or since `new()`/`reset()`) as a JSON patch,
+    /// or `None` when nothing changed. Clears the change tracking.
+    pub fn take_patch(&mut self) -> Option<String> {
+        if self.changes.dirty.is_empty() && self.changes.moved.is_none() {
+            return None;
+        }
+        let mut dirty = std::mem::take(&mut self.changes.dirty);
+        dirty.sort_unstable();
+        let moved = self.changes.moved.take();
+        let patch = PatchView {
+            rows: &self.rows,
+            moved: moved.as_deref(),
+            dirty: &dirty,
+        };
+        let json = serde_json::to_string(&patch).ok();
+        for &i in &dirty {
+            self.rows[i as usize].written = false;
+        }
+        self.changes.prev_len = self.rows.len();
+        // Keep the allocation for the next round.
+        dirty.clear();
+        self.changes.dirty = dirty;
+        json
+    }
+
+    /// Forgets all change tracking (after `reset()`).
+    pub(super) fn clear_changes(&mut self) {
+        self.changes = Changes::default();
+    }
+}
+
+struct PatchView<'r> {
+    rows: &'r [Row],
+    moved: Option<&'r [i32]>,
+    dirty: &'r [u32],
+}
+
+impl Serialize for PatchView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("len", &self.rows.len())?;
+        if let Some(moved) = self.moved {
+            m.serialize_entry("moved", moved)?;
+        }
+        m.serialize_entry("rows", &WrittenRows(self))?;
+        m.end()
+    }
+}
+
+struct WrittenRows<'p, 'r>(&'p PatchView<'r>);
+
+impl Serialize for WrittenRows<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let view = self.0;
+        let mut seq = s.serialize_seq(Some(view.dirty.len()))?;
+        for &i in view.dirty {
+            seq.serialize_element(&(i, &view.rows[i as usize]))?;
+        }
+        seq.end()
+    }
+}

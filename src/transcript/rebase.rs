@@ -1,0 +1,241 @@
+//! `rebase()` (spec §6): order detection, mapping history messages onto rows in replace mode,
+//! and moving the page's rows to the front.
+
+use super::history::{Arguments, HistoryMessage, HistoryPage};
+use super::rows::{Ids, TextKind};
+use super::tools::{ArgsMode, CallWrite, ResultWrite};
+use super::{HistoryOrder, TextMode, TranscriptAccumulator};
+
+impl TranscriptAccumulator {
+    /// Merges a history page (spec §6). Returns true iff any row was written or reordered.
+    pub fn rebase(&mut self, page: &HistoryPage<'_>, order: Option<HistoryOrder>) -> bool {
+        let messages = &page.messages;
+        let reverse = messages.len() >= 2
+            && match order {
+                Some(HistoryOrder::Desc) => true,
+                Some(HistoryOrder::Asc) => false,
+                None => looks_descending(messages),
+            };
+        let mut touched: Vec<usize> = Vec::new();
+        let mut fold = |acc: &mut Self, m: &HistoryMessage<'_>| {
+            if let Some(seq) = m.seq_id.finite_num() {
+                acc.replay.raise(m.run_id.non_empty_str(), seq);
+            }
+            if let Some(index) = acc.apply_history(m) {
+                touched.push(index);
+            }
+        };
+        if reverse {
+            messages.iter().rev().for_each(|m| fold(self, m));
+        } else {
+            messages.iter().for_each(|m| fold(self, m));
+        }
+        if touched.is_empty() {
+            return false;
+        }
+        // The page's rows go first, in page order (first occurrence wins); the rest keep their order.
+        let n = self.rows.len();
+        let mut placed = vec![false; n];
+        let mut order = Vec::with_capacity(n);
+        for i in touched {
+            if !placed[i] {
+                placed[i] = true;
+                order.push(i as u32);
+            }
+        }
+        order.extend((0..n as u32).filter(|&i| !placed[i as usize]));
+        if order
+            .iter()
+            .enumerate()
+            .any(|(new, &old)| new != old as usize)
+        {
+            self.reorder(&order);
+        }
+        true
+    }
+
+    /// Maps one history message onto a row (spec §6.1); returns the row it wrote.
+    fn apply_history(&mut self, m: &HistoryMessage<'_>) -> Option<usize> {
+        if !m.is_object {
+            return None;
+        }
+        let ids = Ids {
+            uuid: m.id.as_str(),
+            otid: m.otid.non_empty_str(),
+            run_id: m.run_id.non_empty_str(),
+            seq_id: m.seq_id.finite_num(),
+        };
+        let content = m.content.0.as_deref();
+        let (kind, text) = match m.message_type.as_str()? {
+            "user_message" => (TextKind::User, content?),
+            "assistant_message" => (TextKind::Assistant, content?),
+            "reasoning_message" => (TextKind::Reasoning, m.reasoning.as_str().or(content)?),
+            "tool_call_message" | "approval_request_message" => return self.history_call(m, ids),
+            "tool_return_message" => return self.history_return(m, ids),
+            _ => return None,
+        };
+        Some(self.write_text(kind, &ids, text, TextMode::Replace))
+    }
+
+    fn history_call(&mut self, m: &HistoryMessage<'_>, ids: Ids<'_>) -> Option<usize> {
+        let call = m
+            .tool_calls
+            .0
+            .as_ref()
+            .filter(|c| c.is_object)
+            .or(Some(&m.tool_call).filter(|c| c.is_object))?;
+        let tool_call_id = call
+            .tool_call_id
+            .non_empty_str()
+            .or(call.id.non_empty_str())?;
+        let tool_name = call
+            .name
+            .non_empty_str()
+            .or(call.function.name.non_empty_str());
+        let args = if call.arguments.is_nullish() {
+            &call.function.arguments
+        } else {
+            &call.arguments
+        };
+        let (frag, tool_input) = match args {
+            Arguments::Text(s) => (Some(&**s), None),
+            Arguments::Object(raw) => (None, Some(&**raw)),
+            _ => (None, None),
+        };
+        let write = CallWrite {
+            tool_call_id,
+            tool_name,
+            tool_input,
+            frag,
+            ids,
+        };
+        Some(self.write_tool_call(&write, ArgsMode::Whole))
+    }
+
+    fn history_return(&mut self, m: &HistoryMessage<'_>, ids: Ids<'_>) -> Option<usize> {
+        let first = m.tool_returns.0.as_ref().filter(|r| r.is_object);
+        let tool_call_id = m
+            .tool_call_id
+            .non_empty_str()
+            .or(first.and_then(|r| r.tool_call_id.non_empty_str()))?;
+        let content = m
+            .tool_return
+            .0
+            .as_deref()
+            .or(first.and_then(|r| r.tool_return.0.as_deref()))
+            .or(first.and_then(|r| r.content.0.as_deref()))
+            .unwrap_or("");
+        let status = m.status.as_str().or(first.and_then(|r| r.status.as_str()));
+        let write = ResultWrite {
+            tool_call_id,
+            content,
+            is_error: status == Some("error"),
+            uuid: ids.uuid,
+            run_id: ids.run_id,
+            seq_id: ids.seq_id,
+        };
+        Some(self.write_tool_result(&write))
+    }
+}
+
+/// Spec §6 step 1: a page looks descending when its first and last `seq_id`s (when at least two
+/// messages carry one), or else its first and last parseable `date`s, compare descending.
+fn looks_descending(messages: &[HistoryMessage<'_>]) -> bool {
+    let seqs = messages.iter().filter_map(|m| m.seq_id.finite_num());
+    if let Some(d) = first_last_descending(seqs) {
+        return d;
+    }
+    let dates = messages
+        .iter()
+        .filter_map(|m| m.date.as_str().and_then(parse_date_ms));
+    first_last_descending(dates).unwrap_or(false)
+}
+
+/// `Some(last < first)` when the iterator has at least two values, else `None`.
+fn first_last_descending(mut values: impl Iterator<Item = f64>) -> Option<bool> {
+    let first = values.next()?;
+    let last = values.last()?;
+    Some(last < first)
+}
+
+/// Milliseconds since the epoch of an ISO-8601 date (`YYYY-MM-DD`, optionally followed by
+/// `THH:MM[:SS[.fff…]]` and `Z` or `±HH[:]MM`). A time without an offset is read as UTC.
+pub(super) fn parse_date_ms(s: &str) -> Option<f64> {
+    let b = s.trim().as_bytes();
+    let num = |range: std::ops::Range<usize>| -> Option<i64> {
+        let digits = b.get(range)?;
+        digits.iter().try_fold(0i64, |acc, &c| {
+            c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
+        })
+    };
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if b.get(4) != Some(&b'-')
+        || b.get(7) != Some(&b'-')
+        || !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+    {
+        return None;
+    }
+    let mut ms = days_from_civil(year, month, day) as f64 * 86_400_000.0;
+    let mut i = 10;
+    if i == b.len() {
+        return Some(ms);
+    }
+    if !matches!(b[i], b'T' | b't' | b' ') {
+        return None;
+    }
+    let (hour, minute) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
+    if b.get(i + 3) != Some(&b':') || hour > 24 || minute > 59 {
+        return None;
+    }
+    let mut secs = (hour * 3600 + minute * 60) as f64;
+    i += 6;
+    if b.get(i) == Some(&b':') {
+        let sec = num(i + 1..i + 3)?;
+        if sec > 59 {
+            return None;
+        }
+        secs += sec as f64;
+        i += 3;
+        if matches!(b.get(i), Some(b'.') | Some(b',')) {
+            let start = i + 1;
+            i = start;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            let frac = s.trim().get(start..i).filter(|f| !f.is_empty())?;
+            secs += format!("0.{frac}").parse::<f64>().ok()?;
+        }
+    }
+    ms += secs * 1000.0;
+    match b.get(i) {
+        None => Some(ms),
+        Some(b'Z' | b'z') if i + 1 == b.len() => Some(ms),
+        Some(&sign @ (b'+' | b'-')) => {
+            let oh = num(i + 1..i + 3)?;
+            let colon = usize::from(b.get(i + 3) == Some(&b':'));
+            let om = num(i + 3 + colon..i + 5 + colon)?;
+            if i + 5 + colon != b.len() || oh > 23 || om > 59 {
+                return None;
+            }
+            let offset = ((oh * 60 + om) * 60_000) as f64;
+            Some(if sign == b'+' {
+                ms - offset
+            } else {
+                ms + offset
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date.
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
