@@ -1,0 +1,148 @@
+//! `runtime_start` (spec §3.4): the fields the reference client sends to start a runtime.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+/// `client_info` of `runtime_start`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ClientInfo {
+    /// Client package name.
+    pub name: String,
+    /// Display title.
+    pub title: String,
+}
+
+impl Default for ClientInfo {
+    fn default() -> Self {
+        ClientInfo {
+            name: "@letta-ai/letta-agent-sdk".to_owned(),
+            title: "Letta Agent SDK".to_owned(),
+        }
+    }
+}
+
+/// `runtime_start`. Exactly one target shape is set by the caller (create agent, agent +
+/// new/default/given conversation, or agent-free).
+#[derive(Debug, Clone, Serialize)]
+pub struct RuntimeStart {
+    /// Caller-generated request id.
+    pub request_id: String,
+    /// Always sent.
+    pub client_info: ClientInfo,
+    /// `false` on start.
+    pub recover_approvals: bool,
+    /// `true` on start.
+    pub force_device_status: bool,
+    /// Permission mode; always sent (`"standard"` by default).
+    pub mode: String,
+    /// Working directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// `true` for stateless sessions; omitted otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stateless: Option<bool>,
+    /// Deduplicated skill sources; `[]` is meaningful and sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skill_sources: Option<Vec<String>>,
+    /// SDK/MCP tools hosted by the client.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_tools: Option<Vec<ExternalToolGroup>>,
+    /// Existing agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// Existing conversation (`"default"` allowed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+    /// Create-agent mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub create_agent: Option<CreateAgent>,
+    /// New conversation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub create_conversation: Option<CreateConversation>,
+}
+
+impl RuntimeStart {
+    /// A start frame with the always-present fields set as the reference sends them.
+    pub fn new(request_id: impl Into<String>, mode: impl Into<String>) -> Self {
+        RuntimeStart {
+            request_id: request_id.into(),
+            client_info: ClientInfo::default(),
+            recover_approvals: false,
+            force_device_status: true,
+            mode: mode.into(),
+            cwd: None,
+            stateless: None,
+            skill_sources: None,
+            external_tools: None,
+            agent_id: None,
+            conversation_id: None,
+            create_agent: None,
+            create_conversation: None,
+        }
+    }
+}
+
+/// One `external_tools` group.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExternalToolGroup {
+    /// Tool definitions.
+    pub tools: Vec<ExternalToolSpec>,
+}
+
+/// An SDK-hosted tool definition.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExternalToolSpec {
+    /// Tool name.
+    pub name: String,
+    /// Display label.
+    pub label: String,
+    /// Description for the model.
+    pub description: String,
+    /// JSON Schema of the parameters.
+    pub parameters: Box<RawValue>,
+}
+
+/// `create_agent` of `runtime_start`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CreateAgent {
+    /// Agent creation body (built by the caller).
+    pub body: Box<RawValue>,
+    /// `pinGlobalAgent`, else `hidden !== true`.
+    pub pin_global: bool,
+    /// `Some(false)` when memfs is disabled; omitted otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memfs: Option<bool>,
+}
+
+/// `create_conversation` of `runtime_start`: `{body: {}}` for a session, or the agent-free body.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CreateConversation {
+    /// Conversation body.
+    pub body: CreateConversationBody,
+}
+
+/// Body of `create_conversation` (all optional; `{}` for ordinary sessions).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CreateConversationBody {
+    /// Model handle (agent-free).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// System prompt (agent-free).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// Parent agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_agent_id: Option<String>,
+    /// Conversation name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Subagent flag.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_subagent: Option<bool>,
+    /// Model settings, verbatim.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub model_settings: Option<Box<RawValue>>,
+    /// Context window limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_window_limit: Option<u64>,
+}

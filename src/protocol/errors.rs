@@ -1,0 +1,97 @@
+//! `SDKErrorCode`, stop-reason classification and approval-conflict detection (spec §2, §3.6).
+
+use serde::Serialize;
+
+/// The `SDKErrorCode` union. Serializes as its snake_case wire string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// A message was sent while the agent waits for a tool approval.
+    ApprovalConflict,
+    /// Never produced by the portable core; part of the union.
+    ApprovalConflictTerminal,
+    /// Malformed wire data (a tool call without an id).
+    ProtocolError,
+    /// Generic failure.
+    Error,
+    /// The model provider failed.
+    LlmApiError,
+    /// The step limit was reached.
+    MaxSteps,
+    /// The turn was aborted.
+    Interrupted,
+    /// The transport closed mid-turn.
+    StreamClosed,
+    /// Structured output failed validation (newest upstream only).
+    StructuredOutputError,
+}
+
+impl ErrorCode {
+    /// The wire string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::ApprovalConflict => "approval_conflict",
+            ErrorCode::ApprovalConflictTerminal => "approval_conflict_terminal",
+            ErrorCode::ProtocolError => "protocol_error",
+            ErrorCode::Error => "error",
+            ErrorCode::LlmApiError => "llm_api_error",
+            ErrorCode::MaxSteps => "max_steps",
+            ErrorCode::Interrupted => "interrupted",
+            ErrorCode::StreamClosed => "stream_closed",
+            ErrorCode::StructuredOutputError => "structured_output_error",
+        }
+    }
+
+    /// Maps a wire stop reason to an error code only when it is literally one of the known codes
+    /// (`toSdkErrorCode`); `structured_output_error` is not mapped from the wire.
+    pub fn from_stop_reason(value: &str) -> Option<ErrorCode> {
+        Some(match value {
+            "approval_conflict" => ErrorCode::ApprovalConflict,
+            "approval_conflict_terminal" => ErrorCode::ApprovalConflictTerminal,
+            "protocol_error" => ErrorCode::ProtocolError,
+            "error" => ErrorCode::Error,
+            "llm_api_error" => ErrorCode::LlmApiError,
+            "max_steps" => ErrorCode::MaxSteps,
+            "interrupted" => ErrorCode::Interrupted,
+            "stream_closed" => ErrorCode::StreamClosed,
+            _ => return None,
+        })
+    }
+}
+
+/// Stop reasons that end a turn successfully.
+pub const SUCCESS_STOP_REASONS: [&str; 3] = ["end_turn", "tool_rule", "requires_approval"];
+
+/// A non-null stop reason that is not one of [`SUCCESS_STOP_REASONS`].
+pub fn is_failure_stop_reason(value: Option<&str>) -> bool {
+    value.is_some_and(|v| !SUCCESS_STOP_REASONS.contains(&v))
+}
+
+/// `isApprovalConflictSignal`: stop reason `requires_approval`, or a detail/message containing
+/// (case-insensitively) one of the server's "waiting for approval" phrases.
+pub fn is_approval_conflict_signal(
+    detail: Option<&str>,
+    message: Option<&str>,
+    stop_reason: Option<&str>,
+) -> bool {
+    if stop_reason == Some("requires_approval") {
+        return true;
+    }
+    [detail, message]
+        .into_iter()
+        .flatten()
+        .any(contains_conflict_phrase)
+}
+
+fn contains_conflict_phrase(text: &str) -> bool {
+    const PHRASES: [&str; 3] = [
+        "waiting for approval on a tool call",
+        "cannot send a new message",
+        "requires_approval",
+    ];
+    if text.is_empty() {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    PHRASES.iter().any(|p| lower.contains(p))
+}

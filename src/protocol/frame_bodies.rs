@@ -1,0 +1,141 @@
+//! Typed bodies of incoming frames (borrowing from the frame text) and their SDK messages.
+
+use super::lenient::Field;
+use super::sdk_message::{LoopStatusMessage, QueueItem, QueueUpdateMessage, SdkMessage};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+
+/// `update_loop_status.loop_status`.
+#[derive(Debug, Clone)]
+pub struct LoopStatusFrame<'a> {
+    /// `status`.
+    pub status: Cow<'a, str>,
+    /// String entries of `active_run_ids`.
+    pub active_run_ids: Vec<Cow<'a, str>>,
+}
+
+/// `turn_finished`.
+#[derive(Debug, Clone)]
+pub struct TurnFinishedFrame<'a> {
+    /// `turn_id`.
+    pub turn_id: Option<Cow<'a, str>>,
+    /// `run_id` (frames without one are ignored by the coordinator).
+    pub run_id: Option<Cow<'a, str>>,
+    /// `stop_reason`.
+    pub stop_reason: Cow<'a, str>,
+    /// `error`, when a string.
+    pub error: Option<Cow<'a, str>>,
+}
+
+/// `update_queue`.
+#[derive(Debug, Clone, Default)]
+pub struct QueueUpdateFrame<'a> {
+    /// Items with a string `id` (others dropped).
+    pub queue: Vec<QueueItemFrame<'a>>,
+    /// `removed` entries.
+    pub removed: Vec<RemovedQueueItem<'a>>,
+}
+
+/// One `update_queue.queue` item.
+#[derive(Debug, Clone)]
+pub struct QueueItemFrame<'a> {
+    /// `id`.
+    pub id: Cow<'a, str>,
+    /// `client_message_id`.
+    pub client_message_id: Option<Cow<'a, str>>,
+    /// `kind`.
+    pub kind: Option<Cow<'a, str>>,
+    /// `source`.
+    pub source: Option<Cow<'a, str>>,
+    /// `content`, verbatim.
+    pub content: Option<&'a RawValue>,
+    /// `enqueued_at`.
+    pub enqueued_at: Option<Cow<'a, str>>,
+}
+
+/// One `update_queue.removed` entry.
+#[derive(Debug, Clone)]
+pub struct RemovedQueueItem<'a> {
+    /// `client_message_id`.
+    pub client_message_id: Option<Cow<'a, str>>,
+    /// `disposition` (`dequeued` | `cancelled`).
+    pub disposition: Option<Cow<'a, str>>,
+}
+
+/// `control_request` (only `subtype: "can_use_tool"` is acted on).
+#[derive(Debug, Clone)]
+pub struct ControlRequestFrame<'a> {
+    /// `request.subtype`.
+    pub subtype: Option<Cow<'a, str>>,
+    /// `request.tool_name` (the session defaults it to `"unknown"`).
+    pub tool_name: Option<Cow<'a, str>>,
+    /// `request.input` when an object.
+    pub input: Option<&'a RawValue>,
+    /// `request.tool_call_id`.
+    pub tool_call_id: Option<Cow<'a, str>>,
+    /// `request.permission_suggestions`, raw.
+    pub permission_suggestions: Option<&'a RawValue>,
+    /// `request.blocked_path`: string, `null`, or missing.
+    pub blocked_path: Field<'a>,
+    /// `request.diffs`, raw.
+    pub diffs: Option<&'a RawValue>,
+}
+
+/// `external_tool_call_request`.
+#[derive(Debug, Clone)]
+pub struct ExternalToolCallRequestFrame<'a> {
+    /// `tool_call_id`.
+    pub tool_call_id: Option<Cow<'a, str>>,
+    /// `tool_name`.
+    pub tool_name: Option<Cow<'a, str>>,
+    /// `input`, raw.
+    pub input: Option<&'a RawValue>,
+}
+
+/// `input_accepted`.
+#[derive(Debug, Clone)]
+pub struct InputAcceptedFrame<'a> {
+    /// `accepted`.
+    pub accepted: Option<bool>,
+    /// `disposition` (`started` | `queued`).
+    pub disposition: Option<Cow<'a, str>>,
+}
+
+/// A response frame's common fields.
+#[derive(Debug, Clone)]
+pub struct ResponseFrame<'a> {
+    /// `success`, when a boolean.
+    pub success: Option<bool>,
+    /// `error`, when a string.
+    pub error: Option<Cow<'a, str>>,
+}
+
+impl QueueUpdateFrame<'_> {
+    /// The `queue_update` message (defaults per spec §3.6).
+    pub fn to_message(&self) -> SdkMessage {
+        SdkMessage::QueueUpdate(QueueUpdateMessage {
+            queue: self
+                .queue
+                .iter()
+                .map(|item| QueueItem {
+                    id: item.id.to_string(),
+                    client_message_id: item.client_message_id.as_deref().unwrap_or("").to_owned(),
+                    kind: item.kind.as_deref().unwrap_or("message").to_owned(),
+                    source: item.source.as_deref().unwrap_or("user").to_owned(),
+                    content: item.content.map(RawValue::to_owned),
+                    enqueued_at: item.enqueued_at.as_deref().unwrap_or("").to_owned(),
+                })
+                .collect(),
+        })
+    }
+}
+
+impl LoopStatusFrame<'_> {
+    /// The `loop_status` message.
+    pub fn to_message(&self) -> SdkMessage {
+        SdkMessage::LoopStatus(LoopStatusMessage {
+            status: self.status.to_string(),
+            active_run_ids: self.active_run_ids.iter().map(|r| r.to_string()).collect(),
+        })
+    }
+}

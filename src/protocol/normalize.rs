@@ -1,0 +1,263 @@
+//! `stream_delta.delta` → `SDKMessage` (spec §3.6 table, transcript.md §10.1 identity rules).
+
+use super::delta::{StreamDelta, ToolCallFields};
+use super::errors::{is_approval_conflict_signal, ErrorCode};
+use super::lenient::{text_of, Field};
+use super::sdk_message::{
+    ErrorMessage, RetryMessage, SdkMessage, StreamEventMessage, TextMessage, ToolCallMessage,
+    ToolResultMessage,
+};
+use serde_json::value::RawValue;
+use serde_json::Number;
+use std::borrow::Cow;
+
+/// Mints synthetic message ids `"<label>-<n>"` for deltas without a string `id`. Owned by the
+/// coordinator so numbering is per session.
+#[derive(Debug, Clone, Default)]
+pub struct UuidCounter {
+    next: u64,
+}
+
+impl UuidCounter {
+    /// The next synthetic id for `label`.
+    pub fn mint(&mut self, label: &str) -> String {
+        self.next += 1;
+        format!("{label}-{}", self.next)
+    }
+}
+
+/// Normalizes one delta. `None` means the delta yields no message (empty text, `stop_reason`,
+/// `ping`, a tool return without an id, a tool-call message without any tool call). A synthetic
+/// uuid is minted only when a message is produced.
+pub fn normalize_delta(
+    delta: &StreamDelta<'_>,
+    label: &str,
+    uuids: &mut UuidCounter,
+) -> Option<SdkMessage> {
+    let f = &delta.fields;
+    let mut uuid = || match f.id.as_str() {
+        Some(id) => id.to_owned(),
+        None => uuids.mint(label),
+    };
+    let run_id = f.run_id.as_str().map(str::to_owned);
+    match f.message_type.as_str() {
+        Some("assistant_message") => {
+            let content = f.content.and_then(text_of).filter(|c| !c.is_empty())?;
+            Some(SdkMessage::Assistant(text_message(
+                delta,
+                content,
+                uuid(),
+                run_id,
+            )))
+        }
+        Some("reasoning_message") => {
+            let content = match &f.reasoning {
+                Field::Str(s) => Some(Cow::Borrowed(s.as_ref())),
+                _ => f.content.and_then(text_of),
+            }
+            .filter(|c| !c.is_empty())?;
+            Some(SdkMessage::Reasoning(text_message(
+                delta,
+                content,
+                uuid(),
+                run_id,
+            )))
+        }
+        Some(kind @ ("tool_call_message" | "approval_request_message")) => {
+            let call = f.first_tool_call()?;
+            Some(tool_call_message(kind, &call, uuid(), run_id))
+        }
+        Some("tool_return_message") => {
+            tool_result_message(delta, run_id, &mut uuid).map(SdkMessage::ToolResult)
+        }
+        Some("error_message" | "loop_error") => Some(error_message(delta, label, run_id)),
+        Some("retry") => Some(SdkMessage::Retry(RetryMessage {
+            reason: f.reason.as_str().unwrap_or("error").to_owned(),
+            attempt: number_or_zero(&f.attempt),
+            max_attempts: number_or_zero(&f.max_attempts),
+            delay_ms: number_or_zero(&f.delay_ms),
+            run_id,
+        })),
+        Some("stop_reason" | "ping") => None,
+        _ => Some(SdkMessage::StreamEvent(StreamEventMessage {
+            event: delta.raw()?.to_owned(),
+            uuid: uuid(),
+        })),
+    }
+}
+
+fn text_message(
+    delta: &StreamDelta<'_>,
+    content: Cow<'_, str>,
+    uuid: String,
+    run_id: Option<String>,
+) -> TextMessage {
+    let f = &delta.fields;
+    TextMessage {
+        content: content.into_owned(),
+        uuid,
+        otid: match &f.otid {
+            Field::Str(s) => Some(Some(s.to_string())),
+            Field::Null => Some(None),
+            _ => None,
+        },
+        seq_id: f.seq_id.as_number().cloned(),
+        run_id,
+    }
+}
+
+fn number_or_zero(field: &Field<'_>) -> Number {
+    field
+        .as_number()
+        .cloned()
+        .unwrap_or_else(|| Number::from(0u8))
+}
+
+fn tool_call_message(
+    kind: &str,
+    call: &ToolCallFields<'_>,
+    uuid: String,
+    run_id: Option<String>,
+) -> SdkMessage {
+    let function = call.function.0.as_ref();
+    let Some(tool_call_id) = call.tool_call_id.as_str().or_else(|| call.id.as_str()) else {
+        let detail = format!("Missing tool_call_id in {kind} (uuid={uuid})");
+        return SdkMessage::Error(ErrorMessage {
+            message: detail.clone(),
+            error_code: Some(ErrorCode::ProtocolError),
+            approval_conflict: None,
+            recoverable: Some(false),
+            error_detail: Some(detail),
+            stop_reason: "protocol_error".to_owned(),
+            run_id,
+        });
+    };
+    let tool_name = call
+        .name
+        .as_str()
+        .or_else(|| function.and_then(|f| f.name.as_str()))
+        .unwrap_or("?");
+    let arguments = call
+        .arguments
+        .or_else(|| function.and_then(|f| f.arguments));
+    let (tool_input, raw_arguments) = tool_input_from_arguments(arguments);
+    SdkMessage::ToolCall(ToolCallMessage {
+        tool_call_id: tool_call_id.to_owned(),
+        tool_name: tool_name.to_owned(),
+        tool_input,
+        raw_arguments,
+        uuid,
+        run_id,
+    })
+}
+
+/// `toolInputFromArguments`: an object → itself (no raw); a string parsing to an object → that
+/// object + raw; any other non-empty string → `{raw}` + raw; anything else → `{}`.
+pub fn tool_input_from_arguments(args: Option<&RawValue>) -> (Box<RawValue>, Option<String>) {
+    let Some(args) = args else {
+        return (empty_object(), None);
+    };
+    let text = args.get().trim_start();
+    if text.starts_with('{') {
+        return (args.to_owned(), None);
+    }
+    if !text.starts_with('"') {
+        return (empty_object(), None);
+    }
+    let raw: String = match serde_json::from_str::<Cow<'_, str>>(args.get()) {
+        Ok(s) if !s.is_empty() => s.into_owned(),
+        _ => return (empty_object(), None),
+    };
+    let trimmed = raw.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+    if trimmed.starts_with('{') {
+        if let Ok(parsed) = serde_json::from_str::<Box<RawValue>>(trimmed) {
+            return (parsed, Some(raw));
+        }
+    }
+    let wrapper = RawWrapper { raw: &raw };
+    let input = serde_json::to_string(&wrapper)
+        .ok()
+        .and_then(|json| RawValue::from_string(json).ok())
+        .unwrap_or_else(empty_object);
+    (input, Some(raw))
+}
+
+#[derive(serde::Serialize)]
+struct RawWrapper<'a> {
+    raw: &'a str,
+}
+
+fn empty_object() -> Box<RawValue> {
+    RawValue::from_string(String::from("{}")).unwrap_or_else(|_| unreachable_empty())
+}
+
+#[cold]
+fn unreachable_empty() -> Box<RawValue> {
+    // `{}` is always valid JSON; this branch exists only to avoid a panic path.
+    serde_json::value::to_raw_value(&serde_json::Map::new())
+        .unwrap_or_else(|_| Box::<RawValue>::default())
+}
+
+fn tool_result_message(
+    delta: &StreamDelta<'_>,
+    run_id: Option<String>,
+    uuid: &mut impl FnMut() -> String,
+) -> Option<ToolResultMessage> {
+    let f = &delta.fields;
+    let first = f.first_tool_return();
+    let tool_call_id = match f.tool_call_id.as_str() {
+        Some(id) => id,
+        None => match &first {
+            Some(ret) => ret.tool_call_id.as_str()?,
+            None => return None,
+        },
+    };
+    // `delta.tool_return ?? ret.tool_return ?? ret.content`, where `ret` defaults to the delta.
+    let source = f.tool_return.or_else(|| match &first {
+        Some(ret) => ret.tool_return.or(ret.content),
+        None => f.content,
+    });
+    let content = source.and_then(text_of).unwrap_or_default();
+    let status = match (&f.status, &first) {
+        (Field::Str(s), _) => Some(s.as_ref()),
+        (_, Some(ret)) => ret.status.as_str(),
+        (_, None) => None,
+    };
+    Some(ToolResultMessage {
+        tool_call_id: tool_call_id.to_owned(),
+        content: content.into_owned(),
+        is_error: status == Some("error"),
+        uuid: uuid(),
+        run_id,
+    })
+}
+
+fn error_message(delta: &StreamDelta<'_>, label: &str, run_id: Option<String>) -> SdkMessage {
+    let f = &delta.fields;
+    let detail = f
+        .detail
+        .as_str()
+        .or_else(|| f.message.as_str())
+        .map(str::to_owned)
+        .unwrap_or_else(|| format!("{label} turn failed"));
+    let stop_reason = f
+        .stop_reason
+        .as_str()
+        .or_else(|| f.error_type.as_str())
+        .unwrap_or("error");
+    let conflict =
+        is_approval_conflict_signal(Some(&detail), f.message.as_str(), Some(stop_reason));
+    SdkMessage::Error(ErrorMessage {
+        message: detail.clone(),
+        error_code: if conflict {
+            Some(ErrorCode::ApprovalConflict)
+        } else {
+            ErrorCode::from_stop_reason(stop_reason)
+        },
+        approval_conflict: conflict.then_some(true),
+        recoverable: Some(conflict),
+        error_detail: Some(detail),
+        stop_reason: stop_reason.to_owned(),
+        run_id,
+    })
+}

@@ -1,0 +1,314 @@
+//! The turn coordinator (spec §3.7–§3.9, §3.11), sans-IO.
+//!
+//! It correlates server frames with the turns this client sent, turns `stream_delta`s into
+//! `SDKMessage`s and decides when a turn ends. It never reads a clock and never does I/O: the
+//! caller passes `now_ms` into every call, fires [`TurnCoordinator::on_tick`] at
+//! [`TurnCoordinator::next_deadline`], and drains [`TurnCoordinator::pop_message`].
+//!
+//! Frames are runtime-filtered **here** (`sameRuntime`, spec §3.3): callers may pass every frame.
+//! Frames other than `stream_delta`, `update_loop_status`, `turn_finished` and `update_queue`
+//! are ignored (approvals, external tools, device status and responses belong to the session).
+//!
+//! Merged upstream behaviours (spec §3.9):
+//! - streamed `stop_reason` records a pending terminal; `turn_finished` is authoritative and
+//!   starts a 100 ms trailing-usage grace (usage during it settles at once);
+//! - if `turn_finished` overtakes the stream (turn has evidence, no streamed stop yet), wait up to
+//!   1 000 ms for the stream's `stop_reason`, then the usage grace;
+//! - while a grace/tail timer runs, turn-scoped frames of other runs are deferred (stored as frame
+//!   text) and replayed after the result;
+//! - orphaned `turn_finished` emits a standalone result; idle with active run ids keeps the turn
+//!   open once the server has proven it sends `turn_finished`.
+
+mod lifecycle;
+mod result;
+mod settled;
+mod status;
+mod stream;
+mod turn;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_capture;
+#[cfg(test)]
+mod tests_lifecycle;
+
+use crate::protocol::frames::{parse_frame, FrameBody, ParsedFrame};
+use crate::protocol::normalize::UuidCounter;
+use crate::protocol::runtime::Runtime;
+use crate::protocol::sdk_message::SdkMessage;
+use settled::SettledRuns;
+use std::collections::VecDeque;
+use turn::{Outcome, Turn};
+
+/// Trailing-usage grace after `turn_finished` (`TRAILING_USAGE_GRACE_MS`).
+pub const TRAILING_USAGE_GRACE_MS: u64 = 100;
+/// How long `turn_finished` waits for the stream's own `stop_reason` (`STREAM_TAIL_GRACE_MS`).
+pub const STREAM_TAIL_GRACE_MS: u64 = 1_000;
+/// Bound on frames deferred during one grace; beyond it the finishing turn settles at once.
+pub const MAX_DEFERRED_FRAMES: usize = 1_024;
+
+/// Coordinator settings.
+#[derive(Debug, Clone)]
+pub struct CoordinatorConfig {
+    /// `app-server` or `cloud`: used in synthetic uuids and error texts.
+    pub label: String,
+    /// Per-turn timeout; `None` = turns never time out.
+    pub request_timeout_ms: Option<u64>,
+    /// The session has a `canUseTool` path (approvals arrive as control requests), so
+    /// `WAITING_ON_APPROVAL` / `requires_approval` keep the turn open.
+    pub auto_handles_tool_approvals: bool,
+}
+
+impl CoordinatorConfig {
+    /// Defaults: no turn timeout, approvals not auto-handled.
+    pub fn new(label: impl Into<String>) -> Self {
+        CoordinatorConfig {
+            label: label.into(),
+            request_timeout_ms: None,
+            auto_handles_tool_approvals: false,
+        }
+    }
+}
+
+/// The detail text used when the transport drops unexpectedly (spec §3.11).
+pub fn transport_closed_detail(label: &str) -> String {
+    format!("The {label} connection closed unexpectedly; resume the conversation to continue.")
+}
+
+/// Turn correlation and the `SDKMessage` queue of one session.
+#[derive(Debug)]
+pub struct TurnCoordinator {
+    config: CoordinatorConfig,
+    runtime: Runtime,
+    active: Option<Turn>,
+    queued: VecDeque<Turn>,
+    settled: SettledRuns,
+    out: VecDeque<SdkMessage>,
+    deferred: VecDeque<Box<str>>,
+    /// During a grace: a stream delta of another run was deferred, so later run-less deltas
+    /// belong to that run too.
+    stream_moved_on: bool,
+    uuids: UuidCounter,
+    /// The server has sent a `turn_finished` (letta-code 0.30.3+).
+    server_sends_turn_finished: bool,
+    closed: bool,
+}
+
+impl TurnCoordinator {
+    /// A coordinator for the session bound to `runtime`.
+    pub fn new(config: CoordinatorConfig, runtime: Runtime) -> Self {
+        TurnCoordinator {
+            config,
+            runtime,
+            active: None,
+            queued: VecDeque::new(),
+            settled: SettledRuns::default(),
+            out: VecDeque::new(),
+            deferred: VecDeque::new(),
+            stream_moved_on: false,
+            uuids: UuidCounter::default(),
+            server_sends_turn_finished: false,
+            closed: false,
+        }
+    }
+
+    /// The session runtime frames are filtered against.
+    pub fn runtime(&self) -> &Runtime {
+        &self.runtime
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &CoordinatorConfig {
+        &self.config
+    }
+
+    /// Starts tracking a sent turn. It becomes active at once when nothing is active or queued;
+    /// otherwise it waits in FIFO order until server activity activates it. Ignored after close.
+    pub fn track_sent_turn(
+        &mut self,
+        now_ms: u64,
+        client_message_id: String,
+        otid: Option<String>,
+    ) {
+        if self.closed {
+            return;
+        }
+        let turn = Turn::new(client_message_id, otid);
+        if self.active.is_none() && self.queued.is_empty() {
+            self.activate(turn, now_ms);
+        } else {
+            self.queued.push_back(turn);
+        }
+    }
+
+    /// Stops tracking a turn that was never sent (e.g. the input write failed). No result is
+    /// emitted. Returns whether a turn with that id was tracked.
+    pub fn remove_tracked_turn(&mut self, client_message_id: &str) -> bool {
+        if self
+            .active
+            .as_ref()
+            .is_some_and(|t| t.client_message_id == client_message_id)
+        {
+            self.active = None;
+            return true;
+        }
+        let before = self.queued.len();
+        self.queued
+            .retain(|t| t.client_message_id != client_message_id);
+        before != self.queued.len()
+    }
+
+    /// Marks the active turn abort-requested (its idle then ends it as `interrupted`).
+    /// Returns whether a turn was active.
+    pub fn request_abort(&mut self) -> bool {
+        match self.active.as_mut() {
+            Some(turn) => {
+                turn.abort_requested = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Feeds one parsed frame. Frames for another runtime and frame types the coordinator does
+    /// not handle are ignored; nothing here panics on odd input.
+    pub fn handle_frame(&mut self, frame: &ParsedFrame<'_>, now_ms: u64) {
+        if self.closed || !frame.scope.matches(&self.runtime) {
+            return;
+        }
+        if self.deferred.len() >= MAX_DEFERRED_FRAMES && self.in_finishing_phase() {
+            self.settle_finishing_turn(now_ms);
+        }
+        self.dispatch(frame, now_ms);
+        self.replay_deferred(now_ms);
+    }
+
+    /// Parses and feeds one frame text (device-status bodies are not parsed). Returns `false`
+    /// when the text is not a JSON object (dropped).
+    pub fn handle_text(&mut self, text: &str, now_ms: u64) -> bool {
+        match parse_frame(text) {
+            Some(frame) => {
+                self.handle_frame(&frame, now_ms);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The next time [`Self::on_tick`] must run (grace, stream-tail or turn timeout), if any.
+    pub fn next_deadline(&self) -> Option<u64> {
+        if self.closed {
+            return None;
+        }
+        let turn = self.active.as_ref()?;
+        let timeout = turn
+            .timeout_at
+            .filter(|_| !turn.terminal.is_authoritative());
+        match (turn.terminal.deadline(), timeout) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The next message to yield, FIFO.
+    pub fn pop_message(&mut self) -> Option<SdkMessage> {
+        self.out.pop_front()
+    }
+
+    /// How many messages are waiting.
+    pub fn pending_messages(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Whether a turn is active or queued.
+    pub fn has_in_flight_turn(&self) -> bool {
+        self.active.is_some() || !self.queued.is_empty()
+    }
+
+    /// When the active turn became active.
+    pub fn active_turn_started_at(&self) -> Option<u64> {
+        self.active.as_ref().map(|t| t.started_at)
+    }
+
+    /// The active turn's `client_message_id`.
+    pub fn active_client_message_id(&self) -> Option<&str> {
+        self.active.as_ref().map(|t| t.client_message_id.as_str())
+    }
+
+    /// The active turn's caller-supplied otid, if any.
+    pub fn active_otid(&self) -> Option<&str> {
+        self.active.as_ref().and_then(|t| t.otid.as_deref())
+    }
+
+    /// Closed and drained: the stream has ended (`nextMessage` resolves `null`).
+    pub fn is_closed(&self) -> bool {
+        self.closed && self.out.is_empty()
+    }
+
+    /// Close was requested (frames are ignored from now on); messages may still be queued.
+    pub fn close_requested(&self) -> bool {
+        self.closed
+    }
+
+    fn activate(&mut self, mut turn: Turn, now_ms: u64) {
+        turn.started_at = now_ms;
+        turn.timeout_at = self
+            .config
+            .request_timeout_ms
+            .map(|ms| now_ms.saturating_add(ms));
+        self.active = Some(turn);
+    }
+
+    /// Activates the next queued turn when none is active (protocol activity started it).
+    fn activate_next_queued(&mut self, now_ms: u64) {
+        if self.active.is_none() {
+            if let Some(next) = self.queued.pop_front() {
+                self.activate(next, now_ms);
+            }
+        }
+    }
+
+    /// A grace or stream-tail timer is running on the active turn.
+    fn in_finishing_phase(&self) -> bool {
+        self.active
+            .as_ref()
+            .is_some_and(|t| t.terminal.deadline().is_some())
+    }
+
+    fn dispatch(&mut self, frame: &ParsedFrame<'_>, now_ms: u64) {
+        match &frame.body {
+            FrameBody::QueueUpdate(queue) => self.out.push_back(queue.to_message()),
+            FrameBody::LoopStatus(status) => self.on_loop_status(frame, status, now_ms),
+            FrameBody::TurnFinished(finished) => self.on_turn_finished(frame, finished, now_ms),
+            FrameBody::StreamDelta(delta) => self.on_stream_delta(frame, delta, now_ms),
+            _ => {}
+        }
+    }
+
+    /// Stores a frame for replay after the finishing turn's result.
+    fn defer(&mut self, frame: &ParsedFrame<'_>) {
+        self.deferred.push_back(frame.raw.into());
+    }
+
+    /// Ends the active turn with `outcome`: settles its runs and queues the result.
+    fn complete_active(&mut self, outcome: Outcome, now_ms: u64) {
+        let Some(turn) = self.active.take() else {
+            return;
+        };
+        for run in &turn.run_ids {
+            self.settled.insert(run);
+        }
+        self.stream_moved_on = false;
+        let message = result::build_result(
+            outcome,
+            result::ResultContext {
+                assistant_text: &turn.assistant_text,
+                duration_ms: now_ms.saturating_sub(turn.started_at),
+                conversation_id: Some(self.runtime.conversation_id.clone()),
+                run_ids: turn.run_ids,
+            },
+        );
+        self.out.push_back(SdkMessage::Result(message));
+    }
+}

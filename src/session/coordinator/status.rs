@@ -1,0 +1,183 @@
+//! `update_loop_status` (spec §3.8, 7217a3f8 idle-with-active-run) and `turn_finished`
+//! (authoritative terminal, orphaned receipts, stream-tail wait).
+
+use super::result::{build_result, ResultContext};
+use super::turn::{Outcome, Terminal};
+use super::{TurnCoordinator, STREAM_TAIL_GRACE_MS, TRAILING_USAGE_GRACE_MS};
+use crate::protocol::frames::{LoopStatusFrame, ParsedFrame, TurnFinishedFrame};
+use crate::protocol::sdk_message::SdkMessage;
+
+impl TurnCoordinator {
+    pub(super) fn on_loop_status(
+        &mut self,
+        frame: &ParsedFrame<'_>,
+        status: &LoopStatusFrame<'_>,
+        now_ms: u64,
+    ) {
+        if self.in_finishing_phase() {
+            // Only statuses whose runs all belong to the finishing turn are processed now;
+            // others (including idle statuses with no runs) wait for its result.
+            let all_ours = self.active.as_ref().is_some_and(|turn| {
+                !status.active_run_ids.is_empty()
+                    && status.active_run_ids.iter().all(|run| turn.has_run(run))
+            });
+            if !all_ours {
+                self.defer(frame);
+                return;
+            }
+        }
+        self.out.push_back(status.to_message());
+
+        let Some(turn) = self.active.as_mut() else {
+            return;
+        };
+        for run in &status.active_run_ids {
+            if !self.settled.contains(run) {
+                turn.add_run(run);
+            }
+        }
+        if !(turn.evidence || turn.requires_approval_stop) {
+            return;
+        }
+        match status.status.as_ref() {
+            "WAITING_ON_APPROVAL" => {
+                // With an approval callback the decision arrives as a control request and the
+                // turn continues; without one the turn ends as an approval conflict.
+                if self.config.auto_handles_tool_approvals || turn.terminal.is_authoritative() {
+                    return;
+                }
+                self.complete_active(Outcome::stop(Some("requires_approval")), now_ms);
+            }
+            "WAITING_ON_INPUT" => self.on_idle(status, now_ms),
+            _ => {}
+        }
+    }
+
+    fn on_idle(&mut self, status: &LoopStatusFrame<'_>, now_ms: u64) {
+        let server_sends_turn_finished = self.server_sends_turn_finished;
+        let Some(turn) = self.active.as_mut() else {
+            return;
+        };
+        if turn.terminal.is_authoritative() {
+            // `turn_finished` decided; an idle overtaking the stream must not cut the reply.
+            return;
+        }
+        if turn.abort_requested {
+            self.complete_active(Outcome::interrupted(), now_ms);
+            return;
+        }
+        match &turn.terminal {
+            Terminal::Streamed(outcome) => {
+                // Waiting for `turn_finished`. A server that never sent one would leave the turn
+                // open forever, so there the idle confirms the streamed stop after the grace.
+                if !server_sends_turn_finished {
+                    turn.terminal = Terminal::Grace {
+                        outcome: outcome.clone(),
+                        deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
+                        authoritative: false,
+                    };
+                }
+                return;
+            }
+            Terminal::Grace { .. } | Terminal::StreamTail { .. } => return,
+            Terminal::None => {}
+        }
+        if !turn.evidence {
+            return;
+        }
+        if server_sends_turn_finished
+            && status
+                .active_run_ids
+                .iter()
+                .any(|run| !self.settled.contains(run))
+        {
+            // The listed run's `turn_finished` (or a later idle without runs) ends the turn.
+            return;
+        }
+        self.complete_active(Outcome::stop(None), now_ms);
+    }
+
+    pub(super) fn on_turn_finished(
+        &mut self,
+        frame: &ParsedFrame<'_>,
+        finished: &TurnFinishedFrame<'_>,
+        now_ms: u64,
+    ) {
+        let Some(run) = finished.run_id.as_deref() else {
+            return;
+        };
+        if self.settled.contains(run) {
+            return;
+        }
+        if self.in_finishing_phase() && !self.active.as_ref().is_some_and(|t| t.has_run(run)) {
+            self.defer(frame);
+            return;
+        }
+        self.server_sends_turn_finished = true;
+        self.activate_next_queued(now_ms);
+        let auto_approvals = self.config.auto_handles_tool_approvals;
+        let Some(turn) = self.active.as_mut() else {
+            self.emit_orphan_result(frame, finished, run);
+            return;
+        };
+        if !turn.run_ids.is_empty() && !turn.has_run(run) {
+            return;
+        }
+        turn.add_run(run);
+        let stop = finished.stop_reason.as_ref();
+        if stop == "requires_approval" {
+            turn.requires_approval_stop = true;
+            if !auto_approvals {
+                self.complete_active(Outcome::stop(Some(stop)), now_ms);
+            }
+            return;
+        }
+        if turn.terminal.is_authoritative() {
+            return;
+        }
+        let outcome = if turn.abort_requested && stop == "cancelled" {
+            Outcome::interrupted()
+        } else {
+            Outcome::turn_finished(stop, finished.error.as_deref())
+        };
+        turn.timeout_at = None;
+        let stream_stop_seen = turn.terminal.stream_stop_seen();
+        let existing_deadline = turn.terminal.deadline();
+        if !stream_stop_seen && turn.evidence {
+            turn.terminal = Terminal::StreamTail {
+                outcome,
+                deadline: now_ms.saturating_add(STREAM_TAIL_GRACE_MS),
+            };
+        } else if turn.usage_seen_for(run) {
+            self.complete_active(outcome, now_ms);
+        } else {
+            turn.terminal = Terminal::Grace {
+                outcome,
+                deadline: existing_deadline
+                    .unwrap_or_else(|| now_ms.saturating_add(TRAILING_USAGE_GRACE_MS)),
+                authoritative: true,
+            };
+        }
+    }
+
+    /// `turn_finished` for an unsettled run while no turn is active or queued: a standalone
+    /// result (`durationMs` 0, the frame's conversation or null), and the run is settled.
+    fn emit_orphan_result(
+        &mut self,
+        frame: &ParsedFrame<'_>,
+        finished: &TurnFinishedFrame<'_>,
+        run: &str,
+    ) {
+        self.settled.insert(run);
+        let message = build_result(
+            Outcome::turn_finished(&finished.stop_reason, finished.error.as_deref()),
+            ResultContext {
+                assistant_text: "",
+                duration_ms: 0,
+                conversation_id: frame.scope.conversation_id().map(str::to_owned),
+                run_ids: vec![run.to_owned()],
+            },
+        );
+        self.out.push_back(SdkMessage::Result(message));
+    }
+}

@@ -1,0 +1,161 @@
+//! `stream_delta` handling: settled-run filter, grace deferral, activation, evidence,
+//! normalization and the delta-driven terminals (streamed stop reason, usage, errors).
+
+use super::turn::{Outcome, Terminal};
+use super::{TurnCoordinator, TRAILING_USAGE_GRACE_MS};
+use crate::protocol::delta::StreamDelta;
+use crate::protocol::frames::ParsedFrame;
+use crate::protocol::normalize::normalize_delta;
+use crate::protocol::sdk_message::SdkMessage;
+
+/// Message types that prove the server is working on the turn (spec §3.7), besides
+/// `usage_statistics`/`stop_reason` carrying a `run_id`.
+fn is_evidence(message_type: Option<&str>, has_run_id: bool) -> bool {
+    match message_type {
+        Some(
+            "assistant_message"
+            | "reasoning_message"
+            | "tool_call_message"
+            | "approval_request_message"
+            | "tool_return_message"
+            | "error_message"
+            | "loop_error",
+        ) => true,
+        Some("usage_statistics" | "stop_reason") => has_run_id,
+        _ => false,
+    }
+}
+
+impl TurnCoordinator {
+    pub(super) fn on_stream_delta(
+        &mut self,
+        frame: &ParsedFrame<'_>,
+        delta: &StreamDelta<'_>,
+        now_ms: u64,
+    ) {
+        let message_type = delta.message_type();
+        // A ping is nobody's evidence and yields nothing.
+        if message_type == Some("ping") {
+            return;
+        }
+        let run_id = delta.run_id();
+        if run_id.is_some_and(|run| self.settled.contains(run)) {
+            return;
+        }
+        if self.in_finishing_phase() && !self.belongs_to_finishing_turn(run_id) {
+            if run_id.is_some() {
+                self.stream_moved_on = true;
+            }
+            self.defer(frame);
+            return;
+        }
+        let is_usage = message_type == Some("usage_statistics");
+        let is_stop = message_type == Some("stop_reason");
+        if !is_usage && !is_stop {
+            self.activate_next_queued(now_ms);
+        }
+        if let Some(turn) = self.active.as_mut() {
+            if is_evidence(message_type, run_id.is_some()) {
+                turn.evidence = true;
+                if let Some(run) = run_id {
+                    turn.add_run(run);
+                }
+            }
+        }
+
+        let message = normalize_delta(delta, &self.config.label, &mut self.uuids);
+        let mut error_outcome = None;
+        match &message {
+            Some(SdkMessage::Assistant(text)) => {
+                if let Some(turn) = self.active.as_mut() {
+                    turn.assistant_text.push_str(&text.content);
+                }
+            }
+            Some(SdkMessage::Error(error)) => error_outcome = Some(Outcome::from_error(error)),
+            _ => {}
+        }
+        if let Some(message) = message {
+            self.out.push_back(message);
+        }
+
+        if is_stop {
+            self.on_stream_stop(delta.fields.stop_reason.as_str(), run_id, now_ms);
+        } else if is_usage {
+            self.on_usage(run_id, now_ms);
+        } else if let Some(outcome) = error_outcome {
+            // An error fails the turn unless `turn_finished` already decided it.
+            if self
+                .active
+                .as_ref()
+                .is_some_and(|t| !t.terminal.is_authoritative())
+            {
+                self.complete_active(outcome, now_ms);
+            }
+        }
+    }
+
+    /// During a grace: a delta belongs to the finishing turn when its run is one of the turn's,
+    /// or it has no run and the stream has not moved on to another run.
+    fn belongs_to_finishing_turn(&self, run_id: Option<&str>) -> bool {
+        match (run_id, self.active.as_ref()) {
+            (Some(run), Some(turn)) => turn.has_run(run),
+            (None, Some(_)) => !self.stream_moved_on,
+            (_, None) => false,
+        }
+    }
+
+    /// A streamed `stop_reason`: records a pending terminal (never ends the turn by itself);
+    /// `requires_approval` only marks the turn; during a stream-tail wait it switches to the
+    /// usage grace (or settles at once if that run's usage already arrived).
+    fn on_stream_stop(&mut self, stop_reason: Option<&str>, run_id: Option<&str>, now_ms: u64) {
+        let Some(turn) = self.active.as_mut() else {
+            return;
+        };
+        if stop_reason == Some("requires_approval") {
+            turn.requires_approval_stop = true;
+            return;
+        }
+        turn.runless_usage_after_stop = false;
+        match std::mem::take(&mut turn.terminal) {
+            Terminal::None | Terminal::Streamed(_) => {
+                turn.terminal = Terminal::Streamed(Outcome::stop(stop_reason));
+            }
+            Terminal::StreamTail { outcome, .. } => {
+                if run_id.is_some_and(|run| turn.usage_seen_for(run)) {
+                    self.complete_active(outcome, now_ms);
+                } else {
+                    turn.terminal = Terminal::Grace {
+                        outcome,
+                        deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
+                        authoritative: true,
+                    };
+                }
+            }
+            grace @ Terminal::Grace { .. } => turn.terminal = grace,
+        }
+    }
+
+    /// `usage_statistics` attributed to the active turn: remembered, and settles a running grace.
+    fn on_usage(&mut self, run_id: Option<&str>, now_ms: u64) {
+        let Some(turn) = self.active.as_mut() else {
+            return;
+        };
+        match run_id {
+            Some(run) => {
+                if !turn.usage_runs.iter().any(|r| r == run) {
+                    turn.usage_runs.push(run.to_owned());
+                }
+            }
+            None => {
+                if turn.terminal.stream_stop_seen() || turn.terminal.is_authoritative() {
+                    turn.runless_usage_after_stop = true;
+                }
+            }
+        }
+        if matches!(turn.terminal, Terminal::Grace { .. }) {
+            if let Some(outcome) = turn.terminal.take_outcome() {
+                self.complete_active(outcome, now_ms);
+            }
+        }
+    }
+}
