@@ -13,4 +13,5 @@ pub mod session;
 pub mod transcript;
 
 #[cfg(target_arch = "wasm32")]
-mod js;
+#[doc(hidden)]
+pub mod js;

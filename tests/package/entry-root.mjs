@@ -1,0 +1,1 @@
+export * from "letta-agent-wasm";
