@@ -8,9 +8,13 @@
 //! - [`transcript`]: the transcript accumulator (`apply` / `rebase` / `rows` / `reset`);
 //! - `js` (wasm32 only): `#[wasm_bindgen]` bindings, one module per exported class.
 
+pub mod json;
 pub mod protocol;
 pub mod session;
 pub mod transcript;
+
+#[cfg(target_arch = "wasm32")]
+mod transport;
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]

@@ -1,30 +1,35 @@
-//! History pages (spec §6): lenient parsing of Letta API messages.
+//! History pages (spec §6): lenient reading of Letta API messages and their mapping onto rows
+//! (spec §6.1).
 //!
 //! History is read leniently: a message that cannot be mapped is skipped, and a member of the
 //! wrong type reads as absent. Only a page that is neither an object nor an array is rejected.
 
-use super::json::{lenient_object, ContentText, Key, Loose};
-use serde::de::{Deserialize, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
-use std::borrow::Cow;
-use std::fmt;
+use super::json::{content_text, finite, first_object, non_empty, parse_elements, Element};
+use super::rows::{Ids, TextKind};
+use super::tools::{ArgsMode, CallWrite, ResultWrite};
+use super::{TextMode, TranscriptAccumulator};
+use crate::json::{Object, Value};
 
 /// A history page: the messages of `{ messages: [...] }` or of a bare array, in page order.
 #[derive(Debug, Default)]
 pub struct HistoryPage<'a> {
-    pub(super) messages: Vec<HistoryMessage<'a>>,
+    /// One entry per array element; `None` for elements that are not objects.
+    pub(super) messages: Vec<Element<'a>>,
 }
 
 impl<'a> HistoryPage<'a> {
     /// Reads a page from JSON text. `None` when the text is not a JSON object or array. An object
     /// without an array `messages` member is an empty page.
     pub fn from_json(json: &'a str) -> Option<HistoryPage<'a>> {
-        serde_json::from_str(json).ok()
-    }
-
-    /// Reads a page from a `serde_json::Value` (same rules as [`HistoryPage::from_json`]).
-    pub fn from_value(value: &'a serde_json::Value) -> Option<HistoryPage<'a>> {
-        HistoryPage::deserialize(value).ok()
+        let messages = if json.trim_start().starts_with('[') {
+            parse_elements(json)?
+        } else {
+            match Object::parse(json)?.get("messages") {
+                Value::Array(raw) => parse_elements(raw.get())?,
+                _ => Vec::new(),
+            }
+        };
+        Some(HistoryPage { messages })
     }
 
     /// The number of messages on the page (including ones that will be skipped).
@@ -38,255 +43,101 @@ impl<'a> HistoryPage<'a> {
     }
 }
 
-impl<'de> Deserialize<'de> for HistoryPage<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct PageVisitor;
-        impl<'de> Visitor<'de> for PageVisitor {
-            type Value = HistoryPage<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a history page (an object or an array)")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                Ok(HistoryPage {
-                    messages: MessageList::from_seq(seq)?,
-                })
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut messages = Vec::new();
-                while let Some(Key(k)) = map.next_key::<Key<'de>>()? {
-                    if k == "messages" {
-                        messages = map.next_value::<MessageList<'de>>()?.0;
-                    } else {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-                Ok(HistoryPage { messages })
-            }
+impl TranscriptAccumulator {
+    /// Maps one history message onto a row (spec §6.1); returns the row it wrote. `ids` are the
+    /// message's `id`, non-empty `otid` and `run_id`, and finite `seq_id`.
+    pub(super) fn apply_history(&mut self, m: &Object<'_>, ids: Ids<'_>) -> Option<usize> {
+        let (kind, text) = match m.get("message_type").as_str()? {
+            "user_message" => (TextKind::User, content_text(m.get("content"))?),
+            "assistant_message" => (TextKind::Assistant, content_text(m.get("content"))?),
+            // `reasoning` wins when it is a string, even an empty one.
+            "reasoning_message" => (
+                TextKind::Reasoning,
+                m.str("reasoning")
+                    .or_else(|| content_text(m.get("content")))?,
+            ),
+            "tool_call_message" | "approval_request_message" => return self.history_call(m, ids),
+            "tool_return_message" => return self.history_return(m, ids),
+            _ => return None,
+        };
+        Some(self.write_text(kind, &ids, &text, TextMode::Replace))
+    }
+
+    /// The first tool call of `tool_calls` (or `tool_calls` itself), else `tool_call`.
+    fn history_call(&mut self, m: &Object<'_>, ids: Ids<'_>) -> Option<usize> {
+        let call = first_object(m.get("tool_calls")).or_else(|| m.object("tool_call"))?;
+        let tool_call_id =
+            non_empty(call.str("tool_call_id")).or_else(|| non_empty(call.str("id")))?;
+        let function = call.object("function");
+        let tool_name =
+            non_empty(call.str("name")).or_else(|| non_empty(function.as_ref()?.str("name")));
+        let mut args = call.get("arguments");
+        if args.is_nullish() {
+            args = function.map_or(Value::Absent, |f| f.get("arguments"));
         }
-        d.deserialize_any(PageVisitor)
+        let (frag, tool_input) = match &args {
+            Value::String(s) => (Some(&**s), None),
+            Value::Object(raw) => (None, Some(*raw)),
+            _ => (None, None),
+        };
+        let write = CallWrite {
+            tool_call_id: &tool_call_id,
+            tool_name: tool_name.as_deref(),
+            tool_input,
+            frag,
+            ids,
+        };
+        Some(self.write_tool_call(&write, ArgsMode::Whole))
+    }
+
+    /// A result from the top-level members, else from the first of `tool_returns`.
+    fn history_return(&mut self, m: &Object<'_>, ids: Ids<'_>) -> Option<usize> {
+        let first = first_object(m.get("tool_returns"));
+        let first = first.as_ref();
+        let tool_call_id =
+            non_empty(m.str("tool_call_id")).or_else(|| non_empty(first?.str("tool_call_id")))?;
+        let content = content_text(m.get("tool_return"))
+            .or_else(|| content_text(first?.get("tool_return")))
+            .or_else(|| content_text(first?.get("content")))
+            .unwrap_or_default();
+        let status = m.str("status").or_else(|| first?.str("status"));
+        let write = ResultWrite {
+            tool_call_id: &tool_call_id,
+            content: &content,
+            is_error: status.as_deref() == Some("error"),
+            uuid: ids.uuid,
+            run_id: ids.run_id,
+            seq_id: ids.seq_id,
+        };
+        Some(self.write_tool_result(&write))
     }
 }
 
-/// `messages`: an array of messages; any other value reads as no messages.
-struct MessageList<'a>(Vec<HistoryMessage<'a>>);
+/// The identity fields of a history message, as `rebase` reads them.
+pub(super) struct HistoryIds<'a> {
+    id: Value<'a>,
+    otid: Value<'a>,
+    run_id: Value<'a>,
+    pub seq_id: Option<f64>,
+}
 
-impl<'de> MessageList<'de> {
-    fn from_seq<A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<HistoryMessage<'de>>, A::Error> {
-        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(m) = seq.next_element::<HistoryMessage<'de>>()? {
-            out.push(m);
+impl<'a> HistoryIds<'a> {
+    pub fn read(m: &Object<'a>) -> HistoryIds<'a> {
+        HistoryIds {
+            id: m.get("id"),
+            otid: m.get("otid"),
+            run_id: m.get("run_id"),
+            seq_id: finite(&m.get("seq_id")),
         }
-        Ok(out)
     }
-}
 
-impl<'de> Deserialize<'de> for MessageList<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct ListVisitor;
-        impl<'de> Visitor<'de> for ListVisitor {
-            type Value = MessageList<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                MessageList::from_seq(seq).map(MessageList)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(MessageList(Vec::new()))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(MessageList(Vec::new()))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(MessageList(Vec::new()))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(MessageList(Vec::new()))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(MessageList(Vec::new()))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(MessageList(Vec::new()))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(MessageList(Vec::new()))
-            }
+    /// `uuid` is `id` (any string); `otid` and `run_id` only when non-empty.
+    pub fn ids(&self) -> Ids<'_> {
+        Ids {
+            uuid: self.id.as_str(),
+            otid: self.otid.non_empty_str(),
+            run_id: self.run_id.non_empty_str(),
+            seq_id: self.seq_id,
         }
-        d.deserialize_any(ListVisitor)
-    }
-}
-
-/// One Letta API message (`message_type` …), with only the members the mapping reads.
-#[derive(Debug, Default)]
-pub(super) struct HistoryMessage<'a> {
-    pub is_object: bool,
-    pub message_type: Loose<'a>,
-    pub id: Loose<'a>,
-    pub otid: Loose<'a>,
-    pub run_id: Loose<'a>,
-    pub seq_id: Loose<'a>,
-    pub date: Loose<'a>,
-    pub content: ContentText<'a>,
-    pub reasoning: Loose<'a>,
-    /// The first element of `tool_calls` (or `tool_calls` itself when it is an object).
-    pub tool_calls: FirstOf<ToolCallPart<'a>>,
-    pub tool_call: ToolCallPart<'a>,
-    pub tool_call_id: Loose<'a>,
-    pub tool_return: ContentText<'a>,
-    /// The first element of `tool_returns`.
-    pub tool_returns: FirstOf<ToolReturnPart<'a>>,
-    pub status: Loose<'a>,
-}
-
-lenient_object!(HistoryMessage, |map, out| {
-    "message_type" => out.message_type = map.next_value()?,
-    "id" => out.id = map.next_value()?,
-    "otid" => out.otid = map.next_value()?,
-    "run_id" => out.run_id = map.next_value()?,
-    "seq_id" => out.seq_id = map.next_value()?,
-    "date" => out.date = map.next_value()?,
-    "content" => out.content = map.next_value()?,
-    "reasoning" => out.reasoning = map.next_value()?,
-    "tool_calls" => out.tool_calls = map.next_value()?,
-    "tool_call" => out.tool_call = map.next_value()?,
-    "tool_call_id" => out.tool_call_id = map.next_value()?,
-    "tool_return" => out.tool_return = map.next_value()?,
-    "tool_returns" => out.tool_returns = map.next_value()?,
-    "status" => out.status = map.next_value()?,
-});
-
-/// One tool call: `{ tool_call_id | id, name | function.name, arguments | function.arguments }`.
-#[derive(Debug, Default)]
-pub(super) struct ToolCallPart<'a> {
-    pub is_object: bool,
-    pub tool_call_id: Loose<'a>,
-    pub id: Loose<'a>,
-    pub name: Loose<'a>,
-    pub arguments: Arguments<'a>,
-    pub function: FunctionPart<'a>,
-}
-
-lenient_object!(ToolCallPart, |map, out| {
-    "tool_call_id" => out.tool_call_id = map.next_value()?,
-    "id" => out.id = map.next_value()?,
-    "name" => out.name = map.next_value()?,
-    "arguments" => out.arguments = map.next_value()?,
-    "function" => out.function = map.next_value()?,
-});
-
-/// The OpenAI-style nested `function: { name, arguments }`.
-#[derive(Debug, Default)]
-pub(super) struct FunctionPart<'a> {
-    pub is_object: bool,
-    pub name: Loose<'a>,
-    pub arguments: Arguments<'a>,
-}
-
-lenient_object!(FunctionPart, |map, out| {
-    "name" => out.name = map.next_value()?,
-    "arguments" => out.arguments = map.next_value()?,
-});
-
-/// The first entry of `tool_returns`.
-#[derive(Debug, Default)]
-pub(super) struct ToolReturnPart<'a> {
-    pub is_object: bool,
-    pub tool_call_id: Loose<'a>,
-    pub tool_return: ContentText<'a>,
-    pub content: ContentText<'a>,
-    pub status: Loose<'a>,
-}
-
-lenient_object!(ToolReturnPart, |map, out| {
-    "tool_call_id" => out.tool_call_id = map.next_value()?,
-    "tool_return" => out.tool_return = map.next_value()?,
-    "content" => out.content = map.next_value()?,
-    "status" => out.status = map.next_value()?,
-});
-
-/// Tool-call arguments: a JSON string (argument text), an object (decoded arguments), or
-/// something that changes nothing.
-#[derive(Debug, Default)]
-pub(super) enum Arguments<'a> {
-    #[default]
-    Absent,
-    Null,
-    Text(Cow<'a, str>),
-    Object(Box<RawValue>),
-    Other,
-}
-
-impl<'de> Deserialize<'de> for Arguments<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = Box::<RawValue>::deserialize(d)?;
-        let text = raw.get();
-        Ok(match text.as_bytes().first() {
-            Some(b'{') => Arguments::Object(raw),
-            Some(b'n') => Arguments::Null,
-            Some(b'"') => match serde_json::from_str::<String>(text) {
-                Ok(s) => Arguments::Text(Cow::Owned(s)),
-                Err(e) => return Err(D::Error::custom(e)),
-            },
-            _ => Arguments::Other,
-        })
-    }
-}
-
-impl Arguments<'_> {
-    /// Absent or `null`.
-    pub fn is_nullish(&self) -> bool {
-        matches!(self, Arguments::Absent | Arguments::Null)
-    }
-}
-
-/// An object member that holds either one `T` object or an array whose first element is used.
-#[derive(Debug)]
-pub(super) struct FirstOf<T>(pub Option<T>);
-
-impl<T> Default for FirstOf<T> {
-    fn default() -> Self {
-        FirstOf(None)
-    }
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for FirstOf<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = FirstOf<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-                Ok(FirstOf(None))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-                Ok(FirstOf(None))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-                Ok(FirstOf(None))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-                Ok(FirstOf(None))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-                Ok(FirstOf(None))
-            }
-            fn visit_unit<E>(self) -> Result<Self::Value, E> {
-                Ok(FirstOf(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let first = seq.next_element::<T>()?;
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(FirstOf(first))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-                    .map(|t| FirstOf(Some(t)))
-            }
-        }
-        d.deserialize_any(V(std::marker::PhantomData))
     }
 }

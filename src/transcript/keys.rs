@@ -66,8 +66,8 @@ impl Aliases {
         }
         let k = kind.as_str();
         Resolved::New(match (otid, uuid) {
-            (Some(o), _) => format!("{k}:otid:{o}"),
-            (None, Some(u)) => format!("{k}:uuid:{u}"),
+            (Some(o), _) => [k, ":otid:", o].concat(),
+            (None, Some(u)) => [k, ":uuid:", u].concat(),
             (None, None) => {
                 self.auto += 1;
                 format!("{k}:auto:{}", self.auto)

@@ -94,12 +94,15 @@ impl TranscriptAccumulator {
     /// Applies a JSON array of `SDKMessage`s in order; invalid elements are skipped. Returns true
     /// iff any row was written; a non-array returns false.
     pub fn apply_many_json(&mut self, json: &str) -> bool {
-        let Some(messages) = input::parse_many(json) else {
+        // One pass over the batch: each element's members are collected as it is read.
+        let Some(messages) = json::parse_elements(json) else {
             return false;
         };
         let mut changed = false;
-        for m in messages.iter().flatten() {
-            changed |= self.apply(m);
+        for m in messages.iter().filter_map(|e| e.0.as_ref()) {
+            if let Some(input) = SdkInput::from_object(m) {
+                changed |= self.apply(&input);
+            }
         }
         changed
     }
@@ -126,7 +129,7 @@ impl TranscriptAccumulator {
             }
             SdkInput::ToolCall(c) => {
                 if c.tool_call_id.is_empty()
-                    || c.tool_input.is_some_and(|v| !input::is_object_json(v))
+                    || c.tool_input.is_some_and(|v| !crate::json::is_object(v))
                 {
                     return false;
                 }
@@ -171,8 +174,10 @@ impl TranscriptAccumulator {
         let Some(delta) = extract_stream_text_delta(event) else {
             return false;
         };
-        let id = event.id.as_str();
-        let otid = event.otid.non_empty_str();
+        let e = event.object();
+        let (id, otid, run_id) = (e.get("id"), e.get("otid"), e.get("run_id"));
+        let id = id.as_str();
+        let otid = otid.non_empty_str();
         let identified = id.is_some_and(|s| !s.is_empty()) || otid.is_some();
         let live = match delta.kind {
             TextKind::User => "user:live",
@@ -182,8 +187,8 @@ impl TranscriptAccumulator {
         let ids = Ids {
             uuid: if identified { id } else { Some(live) },
             otid,
-            run_id: event.run_id.as_str(),
-            seq_id: event.seq_id.finite_num(),
+            run_id: run_id.as_str(),
+            seq_id: json::finite(&e.get("seq_id")),
         };
         self.apply_live_text(delta.kind, &ids, &delta.text)
     }

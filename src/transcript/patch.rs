@@ -2,9 +2,10 @@
 //!
 //! `{"len":N,"rows":[[i,{row}],…]}`, or with `"moved":[m0,…]` after a reorder, where `moved[i]`
 //! is the index at the previous take of the row now at `i` (`-1` for a row that is new since).
-//! `rows` lists every row written since the previous take once, at its current index.
+//! `rows` lists every row written since the previous take once, at its current index, in the
+//! order of first write (ascending after a reorder; the JS wrapper accepts any order).
 
-use super::rows::Row;
+use super::rows::{Row, RowBody};
 use super::TranscriptAccumulator;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
@@ -52,16 +53,19 @@ impl TranscriptAccumulator {
                 .collect()
         });
         changes.moved = Some(order.iter().map(|&old| before[old as usize]).collect());
-        for d in &mut changes.dirty {
-            *d = old_to_new[*d as usize];
-        }
-        let mut tagged: Vec<(u32, Row)> = std::mem::take(&mut self.rows)
+        let mut slots: Vec<Option<Row>> = std::mem::take(&mut self.rows)
             .into_iter()
-            .enumerate()
-            .map(|(old, row)| (old_to_new[old], row))
+            .map(Some)
             .collect();
-        tagged.sort_unstable_by_key(|&(new, _)| new);
-        self.rows = tagged.into_iter().map(|(_, row)| row).collect();
+        self.rows = order
+            .iter()
+            .filter_map(|&old| slots.get_mut(old as usize).and_then(Option::take))
+            .collect();
+        // The rows written since the last take, in their new (ascending) order.
+        changes.dirty.clear();
+        changes
+            .dirty
+            .extend((0..self.rows.len() as u32).filter(|&i| self.rows[i as usize].written));
         self.aliases.remap(&old_to_new);
     }
 
@@ -72,16 +76,27 @@ impl TranscriptAccumulator {
             return None;
         }
         let mut dirty = std::mem::take(&mut self.changes.dirty);
-        dirty.sort_unstable();
         let moved = self.changes.moved.take();
         let patch = PatchView {
             rows: &self.rows,
             moved: moved.as_deref(),
             dirty: &dirty,
         };
-        let json = serde_json::to_string(&patch).ok();
+        // Sized from the rows so the output is rarely reallocated while it is written.
+        let capacity = dirty
+            .iter()
+            .map(|&i| self.rows.get(i as usize).map_or(0, size_hint))
+            .sum::<usize>()
+            + moved.as_ref().map_or(0, |m| m.len() * 4)
+            + 32;
+        let mut out = Vec::with_capacity(capacity);
+        let json = serde_json::to_writer(&mut out, &patch)
+            .ok()
+            .and_then(|()| String::from_utf8(out).ok());
         for &i in &dirty {
-            self.rows[i as usize].written = false;
+            if let Some(row) = self.rows.get_mut(i as usize) {
+                row.written = false;
+            }
         }
         self.changes.prev_len = self.rows.len();
         // Keep the allocation for the next round.
@@ -94,6 +109,26 @@ impl TranscriptAccumulator {
     pub(super) fn clear_changes(&mut self) {
         self.changes = Changes::default();
     }
+}
+
+/// About the length of a row's JSON (more when its strings need escapes).
+fn size_hint(row: &Row) -> usize {
+    let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    let ids = row.key.len() + opt(&row.uuid) + opt(&row.otid) + opt(&row.run_id);
+    let body = match &row.body {
+        RowBody::Text(text) => text.len(),
+        RowBody::Tool(t) => {
+            t.tool_call_id.len()
+                + t.tool_name.len()
+                + t.tool_input_json().len()
+                + opt(&t.raw_arguments)
+                + t.result
+                    .as_ref()
+                    .map_or(0, |r| r.content.len() + opt(&r.uuid) + 48)
+                + 96
+        }
+    };
+    ids + body + 96
 }
 
 struct PatchView<'r> {
@@ -121,7 +156,9 @@ impl Serialize for WrittenRows<'_, '_> {
         let view = self.0;
         let mut seq = s.serialize_seq(Some(view.dirty.len()))?;
         for &i in view.dirty {
-            seq.serialize_element(&(i, &view.rows[i as usize]))?;
+            if let Some(row) = view.rows.get(i as usize) {
+                seq.serialize_element(&(i, row))?;
+            }
         }
         seq.end()
     }

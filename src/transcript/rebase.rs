@@ -1,10 +1,9 @@
 //! `rebase()` (spec §6): order detection, mapping history messages onto rows in replace mode,
 //! and moving the page's rows to the front.
 
-use super::history::{Arguments, HistoryMessage, HistoryPage};
-use super::rows::{Ids, TextKind};
-use super::tools::{ArgsMode, CallWrite, ResultWrite};
-use super::{HistoryOrder, TextMode, TranscriptAccumulator};
+use super::history::{HistoryIds, HistoryPage};
+use super::json::{finite, Element};
+use super::{HistoryOrder, TranscriptAccumulator};
 
 impl TranscriptAccumulator {
     /// Merges a history page (spec §6). Returns true iff any row was written or reordered.
@@ -17,11 +16,14 @@ impl TranscriptAccumulator {
                 None => looks_descending(messages),
             };
         let mut touched: Vec<usize> = Vec::new();
-        let mut fold = |acc: &mut Self, m: &HistoryMessage<'_>| {
-            if let Some(seq) = m.seq_id.finite_num() {
-                acc.replay.raise(m.run_id.non_empty_str(), seq);
+        let mut fold = |acc: &mut Self, m: &Element<'_>| {
+            let Some(m) = &m.0 else { return };
+            let read = HistoryIds::read(m);
+            let ids = read.ids();
+            if let Some(seq) = ids.seq_id {
+                acc.replay.raise(ids.run_id, seq);
             }
-            if let Some(index) = acc.apply_history(m) {
+            if let Some(index) = acc.apply_history(m, ids) {
                 touched.push(index);
             }
         };
@@ -53,101 +55,17 @@ impl TranscriptAccumulator {
         }
         true
     }
-
-    /// Maps one history message onto a row (spec §6.1); returns the row it wrote.
-    fn apply_history(&mut self, m: &HistoryMessage<'_>) -> Option<usize> {
-        if !m.is_object {
-            return None;
-        }
-        let ids = Ids {
-            uuid: m.id.as_str(),
-            otid: m.otid.non_empty_str(),
-            run_id: m.run_id.non_empty_str(),
-            seq_id: m.seq_id.finite_num(),
-        };
-        let content = m.content.0.as_deref();
-        let (kind, text) = match m.message_type.as_str()? {
-            "user_message" => (TextKind::User, content?),
-            "assistant_message" => (TextKind::Assistant, content?),
-            "reasoning_message" => (TextKind::Reasoning, m.reasoning.as_str().or(content)?),
-            "tool_call_message" | "approval_request_message" => return self.history_call(m, ids),
-            "tool_return_message" => return self.history_return(m, ids),
-            _ => return None,
-        };
-        Some(self.write_text(kind, &ids, text, TextMode::Replace))
-    }
-
-    fn history_call(&mut self, m: &HistoryMessage<'_>, ids: Ids<'_>) -> Option<usize> {
-        let call = m
-            .tool_calls
-            .0
-            .as_ref()
-            .filter(|c| c.is_object)
-            .or(Some(&m.tool_call).filter(|c| c.is_object))?;
-        let tool_call_id = call
-            .tool_call_id
-            .non_empty_str()
-            .or(call.id.non_empty_str())?;
-        let tool_name = call
-            .name
-            .non_empty_str()
-            .or(call.function.name.non_empty_str());
-        let args = if call.arguments.is_nullish() {
-            &call.function.arguments
-        } else {
-            &call.arguments
-        };
-        let (frag, tool_input) = match args {
-            Arguments::Text(s) => (Some(&**s), None),
-            Arguments::Object(raw) => (None, Some(&**raw)),
-            _ => (None, None),
-        };
-        let write = CallWrite {
-            tool_call_id,
-            tool_name,
-            tool_input,
-            frag,
-            ids,
-        };
-        Some(self.write_tool_call(&write, ArgsMode::Whole))
-    }
-
-    fn history_return(&mut self, m: &HistoryMessage<'_>, ids: Ids<'_>) -> Option<usize> {
-        let first = m.tool_returns.0.as_ref().filter(|r| r.is_object);
-        let tool_call_id = m
-            .tool_call_id
-            .non_empty_str()
-            .or(first.and_then(|r| r.tool_call_id.non_empty_str()))?;
-        let content = m
-            .tool_return
-            .0
-            .as_deref()
-            .or(first.and_then(|r| r.tool_return.0.as_deref()))
-            .or(first.and_then(|r| r.content.0.as_deref()))
-            .unwrap_or("");
-        let status = m.status.as_str().or(first.and_then(|r| r.status.as_str()));
-        let write = ResultWrite {
-            tool_call_id,
-            content,
-            is_error: status == Some("error"),
-            uuid: ids.uuid,
-            run_id: ids.run_id,
-            seq_id: ids.seq_id,
-        };
-        Some(self.write_tool_result(&write))
-    }
 }
 
 /// Spec §6 step 1: a page looks descending when its first and last `seq_id`s (when at least two
 /// messages carry one), or else its first and last parseable `date`s, compare descending.
-fn looks_descending(messages: &[HistoryMessage<'_>]) -> bool {
-    let seqs = messages.iter().filter_map(|m| m.seq_id.finite_num());
+fn looks_descending(messages: &[Element<'_>]) -> bool {
+    let objects = || messages.iter().filter_map(|m| m.0.as_ref());
+    let seqs = objects().filter_map(|m| finite(&m.get("seq_id")));
     if let Some(d) = first_last_descending(seqs) {
         return d;
     }
-    let dates = messages
-        .iter()
-        .filter_map(|m| m.date.as_str().and_then(parse_date_ms));
+    let dates = objects().filter_map(|m| m.get("date").as_str().and_then(parse_date_ms));
     first_last_descending(dates).unwrap_or(false)
 }
 
@@ -178,11 +96,10 @@ pub(super) fn parse_date_ms(s: &str) -> Option<f64> {
     }
     let mut ms = days_from_civil(year, month, day) as f64 * 86_400_000.0;
     let mut i = 10;
-    if i == b.len() {
-        return Some(ms);
-    }
-    if !matches!(b[i], b'T' | b't' | b' ') {
-        return None;
+    match b.get(i) {
+        None => return Some(ms),
+        Some(b'T' | b't' | b' ') => {}
+        Some(_) => return None,
     }
     let (hour, minute) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
     if b.get(i + 3) != Some(&b':') || hour > 24 || minute > 59 {

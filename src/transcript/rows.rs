@@ -145,7 +145,7 @@ impl Row {
             arguments_complete: false,
             result: None,
         };
-        let key = format!("tool_call:id:{tool_call_id}");
+        let key = ["tool_call:id:", tool_call_id].concat();
         Row::new(key, RowKind::ToolCall, RowBody::Tool(tool))
     }
 

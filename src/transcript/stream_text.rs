@@ -1,32 +1,14 @@
 //! `extractStreamTextDelta` (spec §9): assistant/reasoning text from a raw stream payload.
 
-use super::json::{lenient_object, ContentText, Loose};
+use super::json::{content_text, non_empty};
 use super::rows::TextKind;
-use serde::de::Deserialize;
+use crate::json::{Object, Value};
 use std::borrow::Cow;
 
-/// A `stream_event` payload, read leniently: any JSON value is accepted and only the members the
-/// accumulator needs are kept (wrong types read as absent).
+/// A `stream_event` payload. Any JSON value is accepted: a non-object reads as an object without
+/// members, and members of the wrong type read as absent.
 #[derive(Debug, Default)]
-pub struct StreamEvent<'a> {
-    is_object: bool,
-    delta: Delta<'a>,
-    message_type: Loose<'a>,
-    reasoning: Loose<'a>,
-    content: ContentText<'a>,
-    pub(super) id: Loose<'a>,
-    pub(super) otid: Loose<'a>,
-    pub(super) run_id: Loose<'a>,
-    pub(super) seq_id: Loose<'a>,
-}
-
-/// `event.delta` when it is an object.
-#[derive(Debug, Default)]
-struct Delta<'a> {
-    is_object: bool,
-    reasoning: Loose<'a>,
-    text: Loose<'a>,
-}
+pub struct StreamEvent<'a>(Object<'a>);
 
 /// A text delta: `{ kind, text }`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -38,43 +20,45 @@ pub struct TextDelta<'a> {
 impl<'a> StreamEvent<'a> {
     /// Reads a payload from JSON text; invalid JSON reads as a non-object.
     pub fn from_json(json: &'a str) -> StreamEvent<'a> {
-        serde_json::from_str(json).unwrap_or_default()
+        StreamEvent(Object::parse(json).unwrap_or_default())
     }
 
-    /// Reads a payload from a `serde_json::Value`.
-    pub fn from_value(value: &'a serde_json::Value) -> StreamEvent<'a> {
-        StreamEvent::deserialize(value).unwrap_or_default()
+    /// Reads a payload from an already parsed JSON value.
+    pub fn from_value(value: &Value<'a>) -> StreamEvent<'a> {
+        StreamEvent(value.as_object().unwrap_or_default())
+    }
+
+    /// The payload's members (none for a non-object).
+    pub fn object(&self) -> &Object<'a> {
+        &self.0
     }
 }
 
 /// Spec §9: `{kind, text}` for assistant or reasoning text, else `None`.
-pub fn extract_stream_text_delta<'e>(event: &'e StreamEvent<'_>) -> Option<TextDelta<'e>> {
-    if !event.is_object {
-        return None;
-    }
-    let delta = &event.delta;
-    if delta.is_object {
-        if let Some(t) = delta.reasoning.non_empty_str() {
-            return Some(delta_of(TextKind::Reasoning, t));
+pub fn extract_stream_text_delta<'a>(event: &StreamEvent<'a>) -> Option<TextDelta<'a>> {
+    let e = &event.0;
+    if let Some(delta) = e.object("delta") {
+        if let Some(text) = non_empty(delta.str("reasoning")) {
+            return Some(TextDelta {
+                kind: TextKind::Reasoning,
+                text,
+            });
         }
-        if let Some(t) = delta.text.non_empty_str() {
-            return Some(delta_of(TextKind::Assistant, t));
+        if let Some(text) = non_empty(delta.str("text")) {
+            return Some(TextDelta {
+                kind: TextKind::Assistant,
+                text,
+            });
         }
     }
-    let content = event.content.0.as_deref();
-    let (kind, text) = match event.message_type.as_str() {
-        Some("reasoning_message") => (TextKind::Reasoning, event.reasoning.as_str().or(content)),
-        Some("assistant_message") => (TextKind::Assistant, content),
+    let (kind, text) = match e.get("message_type").as_str() {
+        // `reasoning` wins when it is a string, even an empty one.
+        Some("reasoning_message") => (TextKind::Reasoning, e.str("reasoning")),
+        Some("assistant_message") => (TextKind::Assistant, None),
         _ => return None,
     };
-    text.filter(|t| !t.is_empty()).map(|t| delta_of(kind, t))
-}
-
-fn delta_of(kind: TextKind, text: &str) -> TextDelta<'_> {
-    TextDelta {
-        kind,
-        text: Cow::Borrowed(text),
-    }
+    let text = text.or_else(|| content_text(e.get("content")));
+    non_empty(text).map(|text| TextDelta { kind, text })
 }
 
 /// [`extract_stream_text_delta`] on JSON text; returns `{"kind":…,"text":…}` or `null` as JSON.
@@ -85,19 +69,3 @@ pub fn extract_stream_text_delta_json(json: &str) -> String {
         None => "null".to_owned(),
     }
 }
-
-lenient_object!(StreamEvent, |map, out| {
-    "delta" => out.delta = map.next_value()?,
-    "message_type" => out.message_type = map.next_value()?,
-    "reasoning" => out.reasoning = map.next_value()?,
-    "content" => out.content = map.next_value()?,
-    "id" => out.id = map.next_value()?,
-    "otid" => out.otid = map.next_value()?,
-    "run_id" => out.run_id = map.next_value()?,
-    "seq_id" => out.seq_id = map.next_value()?,
-});
-
-lenient_object!(Delta, |map, out| {
-    "reasoning" => out.reasoning = map.next_value()?,
-    "text" => out.text = map.next_value()?,
-});

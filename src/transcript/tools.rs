@@ -1,8 +1,8 @@
 //! Tool rows (spec §5): merging calls and results by `toolCallId`, and argument accumulation.
 
-use super::json::{is_empty_object, parse_object, raw_wrapper};
 use super::rows::{Ids, Row, RowBody, ToolResult, ToolRow};
 use super::TranscriptAccumulator;
+use crate::json::{parse_raw, Object};
 use serde_json::value::RawValue;
 
 /// How argument text is merged: live fragments append, history replaces (spec §5.1).
@@ -114,21 +114,41 @@ fn merge_arguments(
         }
         return;
     }
-    let Some(input) = input else { return };
-    let text = input.get().trim_matches([' ', '\t', '\n', '\r']);
-    if !text.starts_with('{') {
+    let Some((raw, input)) = input.and_then(|raw| Some((raw, Object::from_raw(raw)?))) else {
         return;
-    }
-    if is_empty_object(text) {
+    };
+    if input.is_empty() {
         if tool.raw_arguments.is_none() {
             // A call that genuinely has no arguments.
             tool.arguments_complete = true;
         }
         return;
     }
-    let is_wrapper = raw_wrapper(text).is_some_and(|raw| frag.is_none_or(|f| f == raw));
+    // The protocol's transitional `{ raw: "<fragment>" }` wrapper is not decoded arguments.
+    let is_wrapper = input.len() == 1
+        && input
+            .str("raw")
+            .is_some_and(|raw| frag.is_none_or(|f| f == raw));
     if !is_wrapper {
-        tool.tool_input = Some(input.to_owned());
+        tool.tool_input = Some(raw.to_owned());
         tool.arguments_complete = true;
     }
+}
+
+/// Trims like JavaScript's `String.prototype.trim` (which `JSON.parse` callers use).
+fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}')
+}
+
+/// Parses `text` (trimmed the JavaScript way) as a JSON object and returns its raw JSON text.
+/// Primitives and arrays never count as parsed (spec §5.1).
+fn parse_object(text: &str) -> Option<Box<RawValue>> {
+    let braced = |t: &str| t.starts_with('{') && t.ends_with('}');
+    // Trimming is a no-op on text that is already braced (the common complete case).
+    let t = if braced(text) { text } else { js_trim(text) };
+    if !braced(t) {
+        return None;
+    }
+    // A valid JSON value that starts with `{` is an object.
+    parse_raw(t).map(RawValue::to_owned)
 }

@@ -216,12 +216,33 @@ fn history_tool_calls_in_all_shapes() {
 }
 
 #[test]
-fn typed_page_from_a_value() {
-    let v = json!({"messages": [{"id": "u", "message_type": "user_message", "content": "hi"}], "hasMore": false});
-    let page = HistoryPage::from_value(&v).expect("page");
-    assert_eq!(page.len(), 1);
+fn typed_page_from_json_text() {
+    let text = json!({"messages": [{"id": "u", "message_type": "user_message", "content": "hi"}, 7], "hasMore": false}).to_string();
+    let page = HistoryPage::from_json(&text).expect("page");
+    assert_eq!(page.len(), 2, "non-objects count but are skipped");
     let mut acc = TranscriptAccumulator::new();
     assert!(acc.rebase(&page, None));
     assert_eq!(texts(&acc), vec![json!("hi")]);
-    assert!(HistoryPage::from_value(&json!(3)).is_none());
+    assert!(HistoryPage::from_json("3").is_none());
+    assert!(HistoryPage::from_json(" [1, {}]").is_some_and(|p| p.len() == 2));
+}
+
+#[test]
+fn tool_returns_may_be_an_object_and_escaped_members_are_read() {
+    let mut acc = TranscriptAccumulator::new();
+    let page = r#"{"mess\u0061ges": [
+        {"id": "h1", "message_type": "tool_return_message",
+         "tool_returns": {"tool_call_id": "c1", "tool_return": [{"text": "o"}, "k"], "status": "success"}},
+        {"id": "h2", "message_type": "tool_call_message",
+         "tool_calls": [{"id": "c1", "function": {"name": "Read", "arguments": {"p": 1}}}]}
+    ]}"#;
+    assert!(acc.rebase_json(page, Some(HistoryOrder::Asc)));
+    let r = rows(&acc);
+    assert_eq!(
+        r[0]["result"],
+        json!({"content": "ok", "isError": false, "uuid": "h1"})
+    );
+    assert_eq!(r[0]["toolName"], "Read");
+    assert_eq!(r[0]["toolInput"], json!({"p": 1}));
+    assert_eq!(r[0]["uuid"], "h2");
 }

@@ -147,3 +147,18 @@ fn apply_many_rejects_non_arrays_and_reports_unchanged_batches() {
     assert!(!acc.apply_many_json(r#"[{"type":"init"}, 1, null]"#));
     assert_eq!(acc.take_patch(), None);
 }
+
+#[test]
+fn apply_many_reads_every_element_kind_in_one_pass() {
+    let mut acc = TranscriptAccumulator::new();
+    let batch = r#"[[1, {"type": "assistant"}], "x", true, false, null, 1.5, -2, {},
+        {"ty\u0070e": "assistant", "content": "a\u00e9", "uuid": "m1", "extra": [{"deep": [1]}]},
+        {"type": "tool_call", "toolCallId": "c1", "toolInput": {"raw": "{"}, "rawArguments": "{"},
+        {"type": "tool_call", "toolCallId": "c1", "toolInput": {"raw": "}"}, "rawArguments": "}"}]"#;
+    assert!(acc.apply_many_json(batch));
+    let r = rows(&acc);
+    assert_eq!(r[0]["text"], "aé");
+    assert_eq!(r[1]["status"], "ready");
+    assert_eq!(r.as_array().map(Vec::len), Some(2));
+    assert!(!acc.apply_many_json(r#"[{"type": "assistant", "content": "x"}"#));
+}
