@@ -141,6 +141,9 @@ pub struct ModelPayload {
     /// Model handle (`provider/model`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model_handle: Option<String>,
+    /// Reasoning effort (`none` … `xhigh`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<String>,
 }
 
 impl ModelPayload {

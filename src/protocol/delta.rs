@@ -1,64 +1,31 @@
 //! Borrowed view of a `stream_delta.delta` object: the fields normalization and turn logic read.
 //! Fields of rare message types (tool calls and returns) stay raw and are decoded only on demand.
 
-use super::lenient::{is_object, Field, First, Obj};
-use serde::Deserialize;
+use super::wire::{first_object, is_array, non_null};
+use crate::json::{is_object, Object, Value};
 use serde_json::value::RawValue;
 
-/// A stream delta: its decoded fields, and a way to get the verbatim object text.
-///
-/// Frames are parsed in one pass straight into [`DeltaFields`]; the verbatim text (needed only
-/// for `stream_event` messages) is located on demand by [`StreamDelta::raw`].
+/// A stream delta: its decoded fields and its verbatim object text.
 #[derive(Debug, Clone)]
 pub struct StreamDelta<'a> {
     /// Decoded fields.
     pub fields: DeltaFields<'a>,
-    source: DeltaSource<'a>,
-}
-
-#[derive(Debug, Clone, Copy)]
-enum DeltaSource<'a> {
-    /// The delta object text itself.
-    Delta(&'a RawValue),
-    /// The whole `stream_delta` frame text; the delta is its `delta` key.
-    Frame(&'a str),
-}
-
-#[derive(Deserialize)]
-struct DeltaOnly<'a> {
-    #[serde(borrow)]
-    delta: &'a RawValue,
+    raw: &'a RawValue,
 }
 
 impl<'a> StreamDelta<'a> {
     /// Decodes a delta object; `None` unless `raw` is a JSON object.
     pub fn from_raw(raw: &'a RawValue) -> Option<Self> {
-        if !is_object(raw) {
-            return None;
-        }
-        let fields = serde_json::from_str::<DeltaFields<'a>>(raw.get()).ok()?;
+        let object = Object::from_raw(raw)?;
         Some(StreamDelta {
-            fields,
-            source: DeltaSource::Delta(raw),
+            fields: DeltaFields::read(&object),
+            raw,
         })
     }
 
-    /// A delta decoded while parsing its frame (`frame` is the whole frame text).
-    pub(crate) fn from_frame(fields: DeltaFields<'a>, frame: &'a str) -> Self {
-        StreamDelta {
-            fields,
-            source: DeltaSource::Frame(frame),
-        }
-    }
-
-    /// The delta object exactly as received (becomes `stream_event.event`).
+    /// The delta object exactly as received (becomes `stream_event.event`). Always `Some`.
     pub fn raw(&self) -> Option<&'a RawValue> {
-        match self.source {
-            DeltaSource::Delta(raw) => Some(raw),
-            DeltaSource::Frame(text) => serde_json::from_str::<DeltaOnly<'a>>(text)
-                .ok()
-                .map(|frame| frame.delta),
-        }
+        Some(self.raw)
     }
 
     /// `delta.message_type` when a string.
@@ -72,155 +39,179 @@ impl<'a> StreamDelta<'a> {
     }
 }
 
-/// The delta keys read by the client. Unknown keys are skipped.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
+/// The delta keys read by the client (absent keys read as [`Value::Absent`], raw members that are
+/// absent or `null` as `None`). Unknown keys are skipped.
+#[derive(Debug, Clone, Default)]
 pub struct DeltaFields<'a> {
     /// `message_type`.
-    #[serde(borrow)]
-    pub message_type: Field<'a>,
+    pub message_type: Value<'a>,
     /// `id` (becomes `uuid` when a string).
-    #[serde(borrow)]
-    pub id: Field<'a>,
+    pub id: Value<'a>,
     /// `otid` (string or null is copied).
-    #[serde(borrow)]
-    pub otid: Field<'a>,
+    pub otid: Value<'a>,
     /// `seq_id` (copied when a number).
-    #[serde(borrow)]
-    pub seq_id: Field<'a>,
+    pub seq_id: Value<'a>,
     /// `run_id`.
-    #[serde(borrow)]
-    pub run_id: Field<'a>,
+    pub run_id: Value<'a>,
     /// `content` (text extracted on demand).
-    #[serde(borrow)]
     pub content: Option<&'a RawValue>,
     /// `reasoning`.
-    #[serde(borrow)]
-    pub reasoning: Field<'a>,
+    pub reasoning: Value<'a>,
     /// `tool_call` (raw).
-    #[serde(borrow)]
     pub tool_call: Option<&'a RawValue>,
     /// `tool_calls` (raw: array or object).
-    #[serde(borrow)]
     pub tool_calls: Option<&'a RawValue>,
     /// `tool_call_id`.
-    #[serde(borrow)]
-    pub tool_call_id: Field<'a>,
+    pub tool_call_id: Value<'a>,
     /// `tool_return` (raw; text extracted on demand).
-    #[serde(borrow)]
     pub tool_return: Option<&'a RawValue>,
     /// `tool_returns` (raw array).
-    #[serde(borrow)]
     pub tool_returns: Option<&'a RawValue>,
     /// `status`.
-    #[serde(borrow)]
-    pub status: Field<'a>,
+    pub status: Value<'a>,
     /// `detail` (errors).
-    #[serde(borrow)]
-    pub detail: Field<'a>,
+    pub detail: Value<'a>,
     /// `message` (errors).
-    #[serde(borrow)]
-    pub message: Field<'a>,
+    pub message: Value<'a>,
     /// `stop_reason`.
-    #[serde(borrow)]
-    pub stop_reason: Field<'a>,
+    pub stop_reason: Value<'a>,
     /// `error_type` (errors).
-    #[serde(borrow)]
-    pub error_type: Field<'a>,
+    pub error_type: Value<'a>,
     /// `reason` (retry).
-    #[serde(borrow)]
-    pub reason: Field<'a>,
+    pub reason: Value<'a>,
     /// `attempt` (retry).
-    #[serde(borrow)]
-    pub attempt: Field<'a>,
+    pub attempt: Value<'a>,
     /// `max_attempts` (retry).
-    #[serde(borrow)]
-    pub max_attempts: Field<'a>,
+    pub max_attempts: Value<'a>,
     /// `delay_ms` (retry).
-    #[serde(borrow)]
-    pub delay_ms: Field<'a>,
-}
-
-/// One tool call of a `tool_call_message` / `approval_request_message`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct ToolCallFields<'a> {
-    /// `tool_call_id`.
-    #[serde(borrow)]
-    pub tool_call_id: Field<'a>,
-    /// `id` (OpenAI form).
-    #[serde(borrow)]
-    pub id: Field<'a>,
-    /// `name`.
-    #[serde(borrow)]
-    pub name: Field<'a>,
-    /// `function` object (OpenAI nested form).
-    #[serde(borrow)]
-    pub function: Obj<FunctionFields<'a>>,
-    /// `arguments` (raw: object, string, or anything).
-    #[serde(borrow)]
-    pub arguments: Option<&'a RawValue>,
-}
-
-/// `tool_call.function` of the OpenAI nested form.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct FunctionFields<'a> {
-    /// `function.name`.
-    #[serde(borrow)]
-    pub name: Field<'a>,
-    /// `function.arguments` (raw).
-    #[serde(borrow)]
-    pub arguments: Option<&'a RawValue>,
-}
-
-/// One entry of `tool_returns`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(default)]
-pub struct ToolReturnFields<'a> {
-    /// `tool_call_id`.
-    #[serde(borrow)]
-    pub tool_call_id: Field<'a>,
-    /// `tool_return` (raw).
-    #[serde(borrow)]
-    pub tool_return: Option<&'a RawValue>,
-    /// `content` (raw).
-    #[serde(borrow)]
-    pub content: Option<&'a RawValue>,
-    /// `status`.
-    #[serde(borrow)]
-    pub status: Field<'a>,
+    pub delay_ms: Value<'a>,
 }
 
 impl<'a> DeltaFields<'a> {
+    /// Reads the known members in one pass over the object (the last duplicate wins).
+    pub fn read(object: &Object<'a>) -> Self {
+        let mut f = DeltaFields::default();
+        for (key, raw) in object.members() {
+            let slot = match key {
+                "message_type" => &mut f.message_type,
+                "id" => &mut f.id,
+                "otid" => &mut f.otid,
+                "seq_id" => &mut f.seq_id,
+                "run_id" => &mut f.run_id,
+                "reasoning" => &mut f.reasoning,
+                "tool_call_id" => &mut f.tool_call_id,
+                "status" => &mut f.status,
+                "detail" => &mut f.detail,
+                "message" => &mut f.message,
+                "stop_reason" => &mut f.stop_reason,
+                "error_type" => &mut f.error_type,
+                "reason" => &mut f.reason,
+                "attempt" => &mut f.attempt,
+                "max_attempts" => &mut f.max_attempts,
+                "delay_ms" => &mut f.delay_ms,
+                "content" => {
+                    f.content = non_null(Some(raw));
+                    continue;
+                }
+                "tool_call" => {
+                    f.tool_call = non_null(Some(raw));
+                    continue;
+                }
+                "tool_calls" => {
+                    f.tool_calls = non_null(Some(raw));
+                    continue;
+                }
+                "tool_return" => {
+                    f.tool_return = non_null(Some(raw));
+                    continue;
+                }
+                "tool_returns" => {
+                    f.tool_returns = non_null(Some(raw));
+                    continue;
+                }
+                _ => continue,
+            };
+            *slot = Value::classify(raw);
+        }
+        f
+    }
+
     /// `firstToolCall`: the first element of a `tool_calls` array (`None` if it is empty or not an
     /// object), `tool_calls` itself when it is an object, else `tool_call` when it is an object.
     pub fn first_tool_call(&self) -> Option<ToolCallFields<'a>> {
         if let Some(raw) = self.tool_calls {
-            let text = raw.get().trim_start();
-            if text.starts_with('[') {
-                return serde_json::from_str::<First<Obj<ToolCallFields<'a>>>>(raw.get())
-                    .ok()
-                    .and_then(|first| first.0)
-                    .and_then(|obj| obj.0);
+            if is_array(raw) {
+                return first_object(raw).map(|o| ToolCallFields::read(&o));
             }
-            if text.starts_with('{') {
-                return serde_json::from_str::<ToolCallFields<'a>>(raw.get()).ok();
+            if is_object(raw) {
+                return Object::from_raw(raw).map(|o| ToolCallFields::read(&o));
             }
         }
-        let raw = self.tool_call.filter(|raw| is_object(raw))?;
-        serde_json::from_str::<ToolCallFields<'a>>(raw.get()).ok()
+        let call = Object::from_raw(self.tool_call?)?;
+        Some(ToolCallFields::read(&call))
     }
 
     /// `firstToolReturn`: the first element of a `tool_returns` array when it is an object.
     pub fn first_tool_return(&self) -> Option<ToolReturnFields<'a>> {
-        let raw = self.tool_returns?;
-        if !raw.get().trim_start().starts_with('[') {
-            return None;
-        }
-        serde_json::from_str::<First<Obj<ToolReturnFields<'a>>>>(raw.get())
-            .ok()
-            .and_then(|first| first.0)
-            .and_then(|obj| obj.0)
+        let first = first_object(self.tool_returns?)?;
+        Some(ToolReturnFields {
+            tool_call_id: first.get("tool_call_id"),
+            tool_return: non_null(first.raw("tool_return")),
+            content: non_null(first.raw("content")),
+            status: first.get("status"),
+        })
     }
+}
+
+/// One tool call of a `tool_call_message` / `approval_request_message`.
+#[derive(Debug, Clone, Default)]
+pub struct ToolCallFields<'a> {
+    /// `tool_call_id`.
+    pub tool_call_id: Value<'a>,
+    /// `id` (OpenAI form).
+    pub id: Value<'a>,
+    /// `name`.
+    pub name: Value<'a>,
+    /// `function` object (OpenAI nested form), when an object.
+    pub function: Option<FunctionFields<'a>>,
+    /// `arguments` (raw: object, string, or anything; `None` when absent or null).
+    pub arguments: Option<&'a RawValue>,
+}
+
+impl<'a> ToolCallFields<'a> {
+    /// Reads a tool call object.
+    pub fn read(call: &Object<'a>) -> Self {
+        ToolCallFields {
+            tool_call_id: call.get("tool_call_id"),
+            id: call.get("id"),
+            name: call.get("name"),
+            function: call.object("function").map(|function| FunctionFields {
+                name: function.get("name"),
+                arguments: non_null(function.raw("arguments")),
+            }),
+            arguments: non_null(call.raw("arguments")),
+        }
+    }
+}
+
+/// `tool_call.function` of the OpenAI nested form.
+#[derive(Debug, Clone, Default)]
+pub struct FunctionFields<'a> {
+    /// `function.name`.
+    pub name: Value<'a>,
+    /// `function.arguments` (raw).
+    pub arguments: Option<&'a RawValue>,
+}
+
+/// One entry of `tool_returns`.
+#[derive(Debug, Clone, Default)]
+pub struct ToolReturnFields<'a> {
+    /// `tool_call_id`.
+    pub tool_call_id: Value<'a>,
+    /// `tool_return` (raw).
+    pub tool_return: Option<&'a RawValue>,
+    /// `content` (raw).
+    pub content: Option<&'a RawValue>,
+    /// `status`.
+    pub status: Value<'a>,
 }

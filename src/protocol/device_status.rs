@@ -1,7 +1,8 @@
 //! `update_device_status` projection (spec §3.6), decoded only when someone asks for it.
 
-use super::lenient::{is_object, Field, List, Obj};
-use serde::{Deserialize, Serialize};
+use super::wire::number;
+use crate::json::{is_object, Object, Value};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Number;
 
@@ -21,24 +22,23 @@ impl<'a> DeviceStatusFrame<'a> {
     /// The `SessionDeviceStatus` projection, or `None` when the status fails validation
     /// (`is_online`/`is_processing` booleans, a known permission mode, a string-or-null cwd).
     pub fn project(&self) -> Option<SessionDeviceStatus> {
-        let wire = serde_json::from_str::<DeviceStatusWire<'_>>(self.raw.get()).ok()?;
-        let permission_mode = normalize_permission_mode(&wire.current_permission_mode)?;
-        let working_directory = match wire.current_working_directory {
-            Field::Str(s) => Some(s.into_owned()),
-            Field::Null => None,
+        let status = Object::from_raw(self.raw)?;
+        let permission_mode = normalize_permission_mode(&status.get("current_permission_mode"))?;
+        let working_directory = match status.get("current_working_directory") {
+            Value::String(s) => Some(s.into_owned()),
+            Value::Null => None,
             _ => return None,
         };
         Some(SessionDeviceStatus {
-            is_online: wire.is_online.as_bool()?,
-            is_processing: wire.is_processing.as_bool()?,
+            is_online: status.bool("is_online")?,
+            is_processing: status.bool("is_processing")?,
             permission_mode,
             working_directory,
-            memory_directory: wire.memory_directory.into_str().map(|s| s.into_owned()),
-            pending_control_requests: wire
-                .pending_control_requests
-                .items
-                .into_iter()
-                .filter_map(|entry| pending_request(entry.0?))
+            memory_directory: owned(status.str("memory_directory")),
+            pending_control_requests: objects(&status, "pending_control_requests")
+                .unwrap_or_default()
+                .iter()
+                .filter_map(pending_request)
                 .collect(),
             raw: self.raw.to_owned(),
         })
@@ -47,10 +47,10 @@ impl<'a> DeviceStatusFrame<'a> {
 
 /// Normalizes a permission mode as the reference does: missing or `default` → `standard`,
 /// `bypassPermissions`/`fullAccess` → `unrestricted`, the four modes as-is, anything else → `None`.
-pub fn normalize_permission_mode(mode: &Field<'_>) -> Option<&'static str> {
+pub fn normalize_permission_mode(mode: &Value<'_>) -> Option<&'static str> {
     match mode {
-        Field::Missing => Some("standard"),
-        Field::Str(s) => match s.as_ref() {
+        Value::Absent => Some("standard"),
+        Value::String(s) => match s.as_ref() {
             "default" | "standard" => Some("standard"),
             "bypassPermissions" | "fullAccess" | "unrestricted" => Some("unrestricted"),
             "acceptEdits" => Some("acceptEdits"),
@@ -169,142 +169,61 @@ pub struct DiffLine {
     pub content: String,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct DeviceStatusWire<'a> {
-    #[serde(borrow)]
-    is_online: Field<'a>,
-    #[serde(borrow)]
-    is_processing: Field<'a>,
-    #[serde(borrow)]
-    current_permission_mode: Field<'a>,
-    #[serde(borrow)]
-    current_working_directory: Field<'a>,
-    #[serde(borrow)]
-    memory_directory: Field<'a>,
-    #[serde(borrow)]
-    pending_control_requests: List<Obj<PendingWire<'a>>>,
+/// The object elements of an array member (`None` when the member is not an array).
+fn objects<'a>(object: &Object<'a>, key: &str) -> Option<Vec<Object<'a>>> {
+    Some(
+        object
+            .array(key)?
+            .into_iter()
+            .filter_map(Object::from_raw)
+            .collect(),
+    )
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct PendingWire<'a> {
-    #[serde(borrow)]
-    request_id: Field<'a>,
-    #[serde(borrow)]
-    request: Obj<PendingRequestWire<'a>>,
+fn owned(s: Option<std::borrow::Cow<'_, str>>) -> Option<String> {
+    s.map(|s| s.into_owned())
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct PendingRequestWire<'a> {
-    #[serde(borrow)]
-    tool_name: Field<'a>,
-    #[serde(borrow)]
-    tool_call_id: Field<'a>,
-    #[serde(borrow)]
-    input: Option<&'a RawValue>,
-    #[serde(borrow)]
-    permission_suggestions: List<Obj<SuggestionWire<'a>>>,
-    #[serde(borrow)]
-    blocked_path: Field<'a>,
-    #[serde(borrow)]
-    diffs: List<Obj<DiffWire<'a>>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct SuggestionWire<'a> {
-    #[serde(borrow)]
-    id: Field<'a>,
-    #[serde(borrow)]
-    text: Field<'a>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct DiffWire<'a> {
-    #[serde(borrow)]
-    mode: Field<'a>,
-    #[serde(rename = "fileName", borrow)]
-    file_name: Field<'a>,
-    #[serde(borrow)]
-    hunks: List<Obj<HunkWire<'a>>>,
-    #[serde(borrow)]
-    reason: Field<'a>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct HunkWire<'a> {
-    #[serde(rename = "oldStart", borrow)]
-    old_start: Field<'a>,
-    #[serde(rename = "oldLines", borrow)]
-    old_lines: Field<'a>,
-    #[serde(rename = "newStart", borrow)]
-    new_start: Field<'a>,
-    #[serde(rename = "newLines", borrow)]
-    new_lines: Field<'a>,
-    #[serde(borrow)]
-    lines: List<Obj<LineWire<'a>>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct LineWire<'a> {
-    #[serde(rename = "type", borrow)]
-    line_type: Field<'a>,
-    #[serde(borrow)]
-    content: Field<'a>,
-}
-
-fn pending_request(entry: PendingWire<'_>) -> Option<PendingControlRequest> {
-    let request_id = entry.request_id.into_str()?.into_owned();
-    let request = entry.request.0?;
-    let tool_name = request.tool_name.into_str()?.into_owned();
+fn pending_request(entry: &Object<'_>) -> Option<PendingControlRequest> {
+    let request_id = owned(entry.str("request_id"))?;
+    let request = entry.object("request")?;
+    let tool_name = owned(request.str("tool_name"))?;
     Some(PendingControlRequest {
         request_id,
         tool_name,
-        tool_call_id: request.tool_call_id.into_str().map(|s| s.into_owned()),
+        tool_call_id: owned(request.str("tool_call_id")),
         tool_input: request
-            .input
-            .filter(|r| is_object(r))
+            .raw("input")
+            .filter(|raw| is_object(raw))
             .map(RawValue::to_owned),
-        permission_suggestions: request
-            .permission_suggestions
-            .items
-            .into_iter()
+        permission_suggestions: objects(&request, "permission_suggestions")
+            .unwrap_or_default()
+            .iter()
             .filter_map(|s| {
-                let s = s.0?;
                 Some(PermissionSuggestion {
-                    id: s.id.into_str()?.into_owned(),
-                    text: s.text.into_str()?.into_owned(),
+                    id: owned(s.str("id"))?,
+                    text: owned(s.str("text"))?,
                 })
             })
             .collect(),
-        blocked_path: request.blocked_path.into_str().map(|s| s.into_owned()),
-        diffs: request.diffs.into_array().map(|list| {
-            list.into_iter()
-                .filter_map(|d| diff_preview(d.0?))
-                .collect()
-        }),
+        blocked_path: owned(request.str("blocked_path")),
+        diffs: objects(&request, "diffs")
+            .map(|diffs| diffs.iter().filter_map(diff_preview).collect()),
     })
 }
 
-fn diff_preview(diff: DiffWire<'_>) -> Option<DiffPreview> {
-    let file_name = diff.file_name.into_str()?.into_owned();
-    match diff.mode.as_str()? {
+fn diff_preview(diff: &Object<'_>) -> Option<DiffPreview> {
+    let file_name = owned(diff.str("fileName"))?;
+    match diff.str("mode")?.as_ref() {
         "advanced" => Some(DiffPreview::Advanced {
             file_name,
-            hunks: diff
-                .hunks
-                .into_array()?
-                .into_iter()
-                .filter_map(|h| diff_hunk(h.0?))
+            hunks: objects(diff, "hunks")?
+                .iter()
+                .filter_map(diff_hunk)
                 .collect(),
         }),
         mode @ ("fallback" | "unpreviewable") => {
-            let reason = diff.reason.into_str()?.into_owned();
+            let reason = owned(diff.str("reason"))?;
             Some(if mode == "fallback" {
                 DiffPreview::Fallback { file_name, reason }
             } else {
@@ -315,19 +234,17 @@ fn diff_preview(diff: DiffWire<'_>) -> Option<DiffPreview> {
     }
 }
 
-fn diff_hunk(hunk: HunkWire<'_>) -> Option<DiffHunk> {
+fn diff_hunk(hunk: &Object<'_>) -> Option<DiffHunk> {
+    let field = |key: &str| number(&hunk.get(key));
     Some(DiffHunk {
-        old_start: hunk.old_start.as_number()?.clone(),
-        old_lines: hunk.old_lines.as_number()?.clone(),
-        new_start: hunk.new_start.as_number()?.clone(),
-        new_lines: hunk.new_lines.as_number()?.clone(),
-        lines: hunk
-            .lines
-            .into_array()?
-            .into_iter()
+        old_start: field("oldStart")?,
+        old_lines: field("oldLines")?,
+        new_start: field("newStart")?,
+        new_lines: field("newLines")?,
+        lines: objects(hunk, "lines")?
+            .iter()
             .filter_map(|line| {
-                let line = line.0?;
-                let line_type = match line.line_type.as_str()? {
+                let line_type = match line.str("type")?.as_ref() {
                     "context" => "context",
                     "add" => "add",
                     "remove" => "remove",
@@ -335,7 +252,7 @@ fn diff_hunk(hunk: HunkWire<'_>) -> Option<DiffHunk> {
                 };
                 Some(DiffLine {
                     line_type,
-                    content: line.content.into_str()?.into_owned(),
+                    content: owned(line.str("content"))?,
                 })
             })
             .collect(),

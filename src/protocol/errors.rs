@@ -68,7 +68,8 @@ pub fn is_failure_stop_reason(value: Option<&str>) -> bool {
 }
 
 /// `isApprovalConflictSignal`: stop reason `requires_approval`, or a detail/message containing
-/// (case-insensitively) one of the server's "waiting for approval" phrases.
+/// (case-insensitively) one of the server's "waiting for approval" phrases. The phrases are
+/// ASCII, so ASCII case folding finds exactly what `toLowerCase().includes(…)` finds.
 pub fn is_approval_conflict_signal(
     detail: Option<&str>,
     message: Option<&str>,
@@ -89,9 +90,37 @@ fn contains_conflict_phrase(text: &str) -> bool {
         "cannot send a new message",
         "requires_approval",
     ];
-    if text.is_empty() {
-        return false;
+    let text = text.as_bytes();
+    PHRASES.iter().any(|phrase| {
+        text.windows(phrase.len())
+            .any(|window| window.eq_ignore_ascii_case(phrase.as_bytes()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_approval_conflict_signal;
+
+    #[test]
+    fn conflict_phrases_match_case_insensitively() {
+        let signal = |text: &str| is_approval_conflict_signal(Some(text), None, None);
+        assert!(signal(
+            "Cannot send a new message: Waiting for approval on a tool call"
+        ));
+        assert!(signal("x REQUIRES_APPROVAL y"));
+        assert!(!signal(""));
+        assert!(!signal("requires approval"));
+        assert!(signal("café: Requires_Approval"));
+        assert!(is_approval_conflict_signal(
+            None,
+            Some("CANNOT SEND A NEW MESSAGE"),
+            None
+        ));
+        assert!(is_approval_conflict_signal(
+            None,
+            None,
+            Some("requires_approval")
+        ));
+        assert!(!is_approval_conflict_signal(None, None, Some("end_turn")));
     }
-    let lower = text.to_lowercase();
-    PHRASES.iter().any(|p| lower.contains(p))
 }

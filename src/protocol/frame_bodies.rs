@@ -1,7 +1,7 @@
 //! Typed bodies of incoming frames (borrowing from the frame text) and their SDK messages.
 
-use super::lenient::Field;
 use super::sdk_message::{LoopStatusMessage, QueueItem, QueueUpdateMessage, SdkMessage};
+use crate::json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
@@ -76,7 +76,7 @@ pub struct ControlRequestFrame<'a> {
     /// `request.permission_suggestions`, raw.
     pub permission_suggestions: Option<&'a RawValue>,
     /// `request.blocked_path`: string, `null`, or missing.
-    pub blocked_path: Field<'a>,
+    pub blocked_path: Value<'a>,
     /// `request.diffs`, raw.
     pub diffs: Option<&'a RawValue>,
 }
@@ -118,7 +118,7 @@ impl QueueUpdateFrame<'_> {
                 .queue
                 .iter()
                 .map(|item| QueueItem {
-                    id: item.id.to_string(),
+                    id: item.id.as_ref().to_owned(),
                     client_message_id: item.client_message_id.as_deref().unwrap_or("").to_owned(),
                     kind: item.kind.as_deref().unwrap_or("message").to_owned(),
                     source: item.source.as_deref().unwrap_or("user").to_owned(),
@@ -134,8 +134,12 @@ impl LoopStatusFrame<'_> {
     /// The `loop_status` message.
     pub fn to_message(&self) -> SdkMessage {
         SdkMessage::LoopStatus(LoopStatusMessage {
-            status: self.status.to_string(),
-            active_run_ids: self.active_run_ids.iter().map(|r| r.to_string()).collect(),
+            status: self.status.as_ref().to_owned(),
+            active_run_ids: self
+                .active_run_ids
+                .iter()
+                .map(|r| r.as_ref().to_owned())
+                .collect(),
         })
     }
 }

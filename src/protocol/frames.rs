@@ -1,25 +1,25 @@
-//! Incoming frames: one borrowed, single-pass parse into typed bodies (no `serde_json::Value`),
-//! with a cheap `type` peek so that unwanted big frames are never parsed. A `stream_delta`'s
-//! fields are decoded in the same pass; its verbatim text (only needed for `stream_event`) is
-//! located on demand ([`StreamDelta::raw`]).
+//! Incoming frames: a borrowed parse into typed bodies through [`crate::json`] (the envelope's
+//! members are collected once, each body reads only its own members), with a cheap `type` peek
+//! so that unwanted big frames are never parsed.
 //!
 //! Malformed input never panics: text that is not a JSON object yields `None` (dropped), and a
 //! known frame type with an unusable payload yields [`FrameBody::Invalid`] (dropped by consumers,
 //! spec §3.12).
 
-use super::delta::{DeltaFields, StreamDelta};
+use super::delta::StreamDelta;
 use super::device_status::DeviceStatusFrame;
-use super::lenient::{Field, List, Obj};
+use super::envelope::{bool_of, str_of, Envelope};
 use super::runtime::{FrameScope, RuntimeField};
 use super::scan::peek_frame_type;
+use super::wire::{non_null, string_items};
+use crate::json::{is_object, parse_array, Object};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 pub use super::frame_bodies::{
     ControlRequestFrame, ExternalToolCallRequestFrame, InputAcceptedFrame, LoopStatusFrame,
     QueueItemFrame, QueueUpdateFrame, RemovedQueueItem, ResponseFrame, TurnFinishedFrame,
 };
-use serde::Deserialize;
-use serde_json::value::RawValue;
-use std::borrow::Cow;
 
 /// Frame types the client distinguishes (from the `type` string).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,129 +121,14 @@ pub enum FrameBody<'a> {
     Other,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct Envelope<'a> {
-    #[serde(rename = "type", borrow)]
-    frame_type: Field<'a>,
-    #[serde(borrow)]
-    request_id: Field<'a>,
-    #[serde(borrow)]
-    runtime: RuntimeField<'a>,
-    #[serde(borrow)]
-    agent_id: Field<'a>,
-    #[serde(rename = "agentId", borrow)]
-    agent_id_camel: Field<'a>,
-    #[serde(borrow)]
-    conversation_id: Field<'a>,
-    #[serde(rename = "conversationId", borrow)]
-    conversation_id_camel: Field<'a>,
-    #[serde(borrow)]
-    delta: Obj<DeltaFields<'a>>,
-    #[serde(borrow)]
-    loop_status: Obj<LoopStatusWire<'a>>,
-    #[serde(borrow)]
-    turn_id: Field<'a>,
-    #[serde(borrow)]
-    run_id: Field<'a>,
-    #[serde(borrow)]
-    stop_reason: Field<'a>,
-    #[serde(borrow)]
-    error: Field<'a>,
-    #[serde(borrow)]
-    queue: List<Obj<QueueItemWire<'a>>>,
-    #[serde(borrow)]
-    removed: List<Obj<RemovedWire<'a>>>,
-    #[serde(borrow)]
-    device_status: Option<&'a RawValue>,
-    #[serde(borrow)]
-    request: Obj<ControlRequestWire<'a>>,
-    #[serde(borrow)]
-    tool_call_id: Field<'a>,
-    #[serde(borrow)]
-    tool_name: Field<'a>,
-    #[serde(borrow)]
-    input: Option<&'a RawValue>,
-    #[serde(borrow)]
-    accepted: Field<'a>,
-    #[serde(borrow)]
-    disposition: Field<'a>,
-    #[serde(borrow)]
-    success: Field<'a>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct LoopStatusWire<'a> {
-    #[serde(borrow)]
-    status: Field<'a>,
-    #[serde(borrow)]
-    active_run_ids: List<Field<'a>>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct QueueItemWire<'a> {
-    #[serde(borrow)]
-    id: Field<'a>,
-    #[serde(borrow)]
-    client_message_id: Field<'a>,
-    #[serde(borrow)]
-    kind: Field<'a>,
-    #[serde(borrow)]
-    source: Field<'a>,
-    #[serde(borrow, deserialize_with = "raw_keeping_null")]
-    content: Option<&'a RawValue>,
-    #[serde(borrow)]
-    enqueued_at: Field<'a>,
-}
-
-/// Like `Option<&RawValue>` but a present `null` stays `Some("null")` (copied verbatim, as JS does).
-fn raw_keeping_null<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<&'de RawValue>, D::Error> {
-    <&'de RawValue>::deserialize(d).map(Some)
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct RemovedWire<'a> {
-    #[serde(borrow)]
-    client_message_id: Field<'a>,
-    #[serde(borrow)]
-    disposition: Field<'a>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct ControlRequestWire<'a> {
-    #[serde(borrow)]
-    subtype: Field<'a>,
-    #[serde(borrow)]
-    tool_name: Field<'a>,
-    #[serde(borrow)]
-    input: Option<&'a RawValue>,
-    #[serde(borrow)]
-    tool_call_id: Field<'a>,
-    #[serde(borrow)]
-    permission_suggestions: Option<&'a RawValue>,
-    #[serde(borrow)]
-    blocked_path: Field<'a>,
-    #[serde(borrow)]
-    diffs: Option<&'a RawValue>,
-}
-
 /// Parses a frame with default options (device-status bodies skipped).
 pub fn parse_frame(text: &str) -> Option<ParsedFrame<'_>> {
     parse_frame_with(text, ParseOptions::default())
 }
 
-/// Parses a frame. Returns `None` when `text` is not a JSON object (or is malformed JSON).
+/// Parses a frame. Returns `None` when `text` is not a JSON object, is malformed JSON, or repeats
+/// a top-level member the client reads (an ambiguous frame).
 pub fn parse_frame_with(text: &str, options: ParseOptions) -> Option<ParsedFrame<'_>> {
-    let first = text.trim_start().as_bytes().first().copied();
-    if first != Some(b'{') {
-        return None;
-    }
     if !options.device_status {
         if let Some(peeked) = peek_frame_type(text) {
             if peeked == "update_device_status" {
@@ -258,127 +143,114 @@ pub fn parse_frame_with(text: &str, options: ParseOptions) -> Option<ParsedFrame
             }
         }
     }
-    let env = serde_json::from_str::<Envelope<'_>>(text).ok()?;
-    Some(build_frame(text, env))
+    let object = Object::parse(text)?;
+    let env = Envelope::read(&object)?;
+    let frame_type = str_of(env.frame_type).unwrap_or(Cow::Borrowed(""));
+    let kind = FrameKind::from_type(&frame_type);
+    Some(ParsedFrame {
+        raw: text,
+        frame_type,
+        kind,
+        request_id: str_of(env.request_id),
+        scope: FrameScope {
+            runtime: RuntimeField::read(env.runtime),
+            agent_id: str_of(env.agent_id).or_else(|| str_of(env.agent_id_camel)),
+            conversation_id: str_of(env.conversation_id)
+                .or_else(|| str_of(env.conversation_id_camel)),
+        },
+        body: body(kind, &env),
+    })
 }
 
-fn build_frame<'a>(raw: &'a str, env: Envelope<'a>) -> ParsedFrame<'a> {
-    let frame_type = env.frame_type.into_str().unwrap_or(Cow::Borrowed(""));
-    let kind = FrameKind::from_type(&frame_type);
-    let scope = FrameScope {
-        runtime: env.runtime,
-        agent_id: env.agent_id.into_str().or(env.agent_id_camel.into_str()),
-        conversation_id: env
-            .conversation_id
-            .into_str()
-            .or(env.conversation_id_camel.into_str()),
-    };
-    let body = match kind {
-        FrameKind::StreamDelta => match env.delta.0 {
-            Some(fields) => FrameBody::StreamDelta(StreamDelta::from_frame(fields, raw)),
-            None => FrameBody::Invalid,
-        },
+fn body<'a>(kind: FrameKind, env: &Envelope<'a>) -> FrameBody<'a> {
+    match kind {
+        FrameKind::StreamDelta => env
+            .delta
+            .and_then(StreamDelta::from_raw)
+            .map_or(FrameBody::Invalid, FrameBody::StreamDelta),
         FrameKind::UpdateLoopStatus => loop_status_body(env.loop_status),
-        FrameKind::TurnFinished => match env.stop_reason.into_str() {
+        FrameKind::TurnFinished => match str_of(env.stop_reason) {
             Some(stop_reason) => FrameBody::TurnFinished(TurnFinishedFrame {
-                turn_id: env.turn_id.into_str(),
-                run_id: env.run_id.into_str(),
+                turn_id: str_of(env.turn_id),
+                run_id: str_of(env.run_id),
                 stop_reason,
-                error: env.error.into_str(),
+                error: str_of(env.error),
             }),
             None => FrameBody::Invalid,
         },
-        FrameKind::UpdateQueue => FrameBody::QueueUpdate(queue_body(env.queue, env.removed)),
+        FrameKind::UpdateQueue => FrameBody::QueueUpdate(queue_body(env)),
         FrameKind::UpdateDeviceStatus => env
             .device_status
             .and_then(DeviceStatusFrame::from_raw)
             .map_or(FrameBody::Invalid, FrameBody::DeviceStatus),
-        FrameKind::ControlRequest => match env.request.0 {
+        FrameKind::ControlRequest => match env.request.and_then(Object::from_raw) {
             Some(req) => FrameBody::ControlRequest(ControlRequestFrame {
-                subtype: req.subtype.into_str(),
-                tool_name: req.tool_name.into_str(),
-                input: req.input.filter(|raw| super::lenient::is_object(raw)),
-                tool_call_id: req.tool_call_id.into_str(),
-                permission_suggestions: req.permission_suggestions,
-                blocked_path: req.blocked_path,
-                diffs: req.diffs,
+                subtype: req.str("subtype"),
+                tool_name: req.str("tool_name"),
+                input: req.raw("input").filter(|raw| is_object(raw)),
+                tool_call_id: req.str("tool_call_id"),
+                permission_suggestions: non_null(req.raw("permission_suggestions")),
+                blocked_path: req.get("blocked_path"),
+                diffs: non_null(req.raw("diffs")),
             }),
             None => FrameBody::Invalid,
         },
         FrameKind::ExternalToolCallRequest => {
             FrameBody::ExternalToolCallRequest(ExternalToolCallRequestFrame {
-                tool_call_id: env.tool_call_id.into_str(),
-                tool_name: env.tool_name.into_str(),
-                input: env.input,
+                tool_call_id: str_of(env.tool_call_id),
+                tool_name: str_of(env.tool_name),
+                input: non_null(env.input),
             })
         }
         FrameKind::InputAccepted => FrameBody::InputAccepted(InputAcceptedFrame {
-            accepted: env.accepted.as_bool(),
-            disposition: env.disposition.into_str(),
+            accepted: bool_of(env.accepted),
+            disposition: str_of(env.disposition),
         }),
         FrameKind::Response => FrameBody::Response(ResponseFrame {
-            success: env.success.as_bool(),
-            error: env.error.into_str(),
+            success: bool_of(env.success),
+            error: str_of(env.error),
         }),
         FrameKind::Other => FrameBody::Other,
-    };
-    ParsedFrame {
-        raw,
-        frame_type,
-        kind,
-        request_id: env.request_id.into_str(),
-        scope,
-        body,
     }
 }
 
-fn loop_status_body(wire: Obj<LoopStatusWire<'_>>) -> FrameBody<'_> {
-    let Some(ls) = wire.0 else {
+fn loop_status_body(raw: Option<&RawValue>) -> FrameBody<'_> {
+    let Some(loop_status) = raw.and_then(Object::from_raw) else {
         return FrameBody::Invalid;
     };
-    let Some(status) = ls.status.into_str() else {
+    let Some(status) = loop_status.str("status") else {
         return FrameBody::Invalid;
     };
-    let active_run_ids = ls
-        .active_run_ids
-        .items
-        .into_iter()
-        .filter_map(Field::into_str)
-        .collect();
     FrameBody::LoopStatus(LoopStatusFrame {
         status,
-        active_run_ids,
+        active_run_ids: string_items(&loop_status, "active_run_ids"),
     })
 }
 
-fn queue_body<'a>(
-    queue: List<Obj<QueueItemWire<'a>>>,
-    removed: List<Obj<RemovedWire<'a>>>,
-) -> QueueUpdateFrame<'a> {
-    let queue = queue
-        .items
-        .into_iter()
+fn queue_body<'a>(env: &Envelope<'a>) -> QueueUpdateFrame<'a> {
+    let objects = |raw: Option<&'a RawValue>| {
+        raw.and_then(|raw| parse_array(raw.get()))
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(Object::from_raw)
+    };
+    let queue = objects(env.queue)
         .filter_map(|item| {
-            let item = item.0?;
             Some(QueueItemFrame {
-                id: item.id.into_str()?,
-                client_message_id: item.client_message_id.into_str(),
-                kind: item.kind.into_str(),
-                source: item.source.into_str(),
-                content: item.content,
-                enqueued_at: item.enqueued_at.into_str(),
+                id: item.str("id")?,
+                client_message_id: item.str("client_message_id"),
+                kind: item.str("kind"),
+                source: item.str("source"),
+                // Copied verbatim, `null` included.
+                content: item.raw("content"),
+                enqueued_at: item.str("enqueued_at"),
             })
         })
         .collect();
-    let removed = removed
-        .items
-        .into_iter()
-        .filter_map(|entry| {
-            let entry = entry.0?;
-            Some(RemovedQueueItem {
-                client_message_id: entry.client_message_id.into_str(),
-                disposition: entry.disposition.into_str(),
-            })
+    let removed = objects(env.removed)
+        .map(|entry| RemovedQueueItem {
+            client_message_id: entry.str("client_message_id"),
+            disposition: entry.str("disposition"),
         })
         .collect();
     QueueUpdateFrame { queue, removed }

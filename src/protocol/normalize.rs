@@ -2,11 +2,12 @@
 
 use super::delta::{StreamDelta, ToolCallFields};
 use super::errors::{is_approval_conflict_signal, ErrorCode};
-use super::lenient::{text_of, Field};
 use super::sdk_message::{
     ErrorMessage, RetryMessage, SdkMessage, StreamEventMessage, TextMessage, ToolCallMessage,
     ToolResultMessage,
 };
+use super::wire::{number, text_of};
+use crate::json::{parse_raw, Value};
 use serde_json::value::RawValue;
 use serde_json::Number;
 use std::borrow::Cow;
@@ -22,8 +23,20 @@ impl UuidCounter {
     /// The next synthetic id for `label`.
     pub fn mint(&mut self, label: &str) -> String {
         self.next += 1;
-        format!("{label}-{}", self.next)
+        let mut id = String::with_capacity(label.len() + 4);
+        id.push_str(label);
+        id.push('-');
+        push_decimal(&mut id, self.next);
+        id
     }
+}
+
+/// Appends `n` in decimal (no formatting machinery on the per-delta path).
+fn push_decimal(out: &mut String, n: u64) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Normalizes one delta. `None` means the delta yields no message (empty text, `stop_reason`,
@@ -52,7 +65,7 @@ pub fn normalize_delta(
         }
         Some("reasoning_message") => {
             let content = match &f.reasoning {
-                Field::Str(s) => Some(Cow::Borrowed(s.as_ref())),
+                Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
                 _ => f.content.and_then(text_of),
             }
             .filter(|c| !c.is_empty())?;
@@ -97,20 +110,17 @@ fn text_message(
         content: content.into_owned(),
         uuid,
         otid: match &f.otid {
-            Field::Str(s) => Some(Some(s.to_string())),
-            Field::Null => Some(None),
+            Value::String(s) => Some(Some(s.as_ref().to_owned())),
+            Value::Null => Some(None),
             _ => None,
         },
-        seq_id: f.seq_id.as_number().cloned(),
+        seq_id: number(&f.seq_id),
         run_id,
     }
 }
 
-fn number_or_zero(field: &Field<'_>) -> Number {
-    field
-        .as_number()
-        .cloned()
-        .unwrap_or_else(|| Number::from(0u8))
+fn number_or_zero(value: &Value<'_>) -> Number {
+    number(value).unwrap_or_else(|| Number::from(0u8))
 }
 
 fn tool_call_message(
@@ -119,7 +129,7 @@ fn tool_call_message(
     uuid: String,
     run_id: Option<String>,
 ) -> SdkMessage {
-    let function = call.function.0.as_ref();
+    let function = call.function.as_ref();
     let Some(tool_call_id) = call.tool_call_id.as_str().or_else(|| call.id.as_str()) else {
         let detail = format!("Missing tool_call_id in {kind} (uuid={uuid})");
         return SdkMessage::Error(ErrorMessage {
@@ -164,38 +174,27 @@ pub fn tool_input_from_arguments(args: Option<&RawValue>) -> (Box<RawValue>, Opt
     if !text.starts_with('"') {
         return (empty_object(), None);
     }
-    let raw: String = match serde_json::from_str::<Cow<'_, str>>(args.get()) {
-        Ok(s) if !s.is_empty() => s.into_owned(),
+    let raw = match Value::classify(args).into_str() {
+        Some(s) if !s.is_empty() => s.into_owned(),
         _ => return (empty_object(), None),
     };
     let trimmed = raw.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
     if trimmed.starts_with('{') {
-        if let Ok(parsed) = serde_json::from_str::<Box<RawValue>>(trimmed) {
-            return (parsed, Some(raw));
+        if let Some(parsed) = parse_raw(trimmed) {
+            return (parsed.to_owned(), Some(raw));
         }
     }
-    let wrapper = RawWrapper { raw: &raw };
-    let input = serde_json::to_string(&wrapper)
-        .ok()
-        .and_then(|json| RawValue::from_string(json).ok())
-        .unwrap_or_else(empty_object);
+    // `{"raw": <the string>}`; serializing a string cannot fail.
+    let mut wrapper = String::from("{\"raw\":");
+    wrapper.push_str(&serde_json::to_string(&raw).unwrap_or_default());
+    wrapper.push('}');
+    let input = RawValue::from_string(wrapper).unwrap_or_else(|_| empty_object());
     (input, Some(raw))
 }
 
-#[derive(serde::Serialize)]
-struct RawWrapper<'a> {
-    raw: &'a str,
-}
-
 fn empty_object() -> Box<RawValue> {
-    RawValue::from_string(String::from("{}")).unwrap_or_else(|_| unreachable_empty())
-}
-
-#[cold]
-fn unreachable_empty() -> Box<RawValue> {
-    // `{}` is always valid JSON; this branch exists only to avoid a panic path.
-    serde_json::value::to_raw_value(&serde_json::Map::new())
-        .unwrap_or_else(|_| Box::<RawValue>::default())
+    // `{}` is valid JSON; the fallback (`null`) only avoids a panic path.
+    RawValue::from_string(String::from("{}")).unwrap_or_default()
 }
 
 fn tool_result_message(
@@ -219,7 +218,7 @@ fn tool_result_message(
     });
     let content = source.and_then(text_of).unwrap_or_default();
     let status = match (&f.status, &first) {
-        (Field::Str(s), _) => Some(s.as_ref()),
+        (Value::String(s), _) => Some(s.as_ref()),
         (_, Some(ret)) => ret.status.as_str(),
         (_, None) => None,
     };

@@ -1,10 +1,10 @@
 //! Runtime scope (`{agent_id, conversation_id}`) and the `sameRuntime` frame filter (spec §3.3).
 
-use super::lenient::Field;
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use super::wire::plain_string;
+use crate::json::Value;
 use serde::Serialize;
+use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::fmt;
 
 /// The runtime a session is bound to. `agent_id` is `None` (JSON `null`) for agent-free sessions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -42,89 +42,58 @@ pub enum RuntimeField<'a> {
     /// An object; its ids must equal the session's.
     Object {
         /// `runtime.agent_id` (missing, null or a string).
-        agent_id: Field<'a>,
+        agent_id: Value<'a>,
         /// `runtime.conversation_id`.
-        conversation_id: Field<'a>,
+        conversation_id: Value<'a>,
     },
     /// A truthy non-object (never matches, as `undefined !== <id>` in the reference).
     Other,
 }
 
-#[derive(serde::Deserialize, Default)]
-#[serde(default)]
-struct RuntimeObject<'a> {
-    #[serde(borrow)]
-    agent_id: Field<'a>,
-    #[serde(borrow)]
-    conversation_id: Field<'a>,
-}
+impl<'a> RuntimeField<'a> {
+    /// Reads a frame's `runtime` member (`None` when absent).
+    pub fn read(raw: Option<&'a RawValue>) -> Self {
+        match raw {
+            Some(raw) => server_form(raw).unwrap_or_else(|| Self::from_value(Value::classify(raw))),
+            None => RuntimeField::Falsy,
+        }
+    }
 
-struct RuntimeVisitor;
-
-impl<'de> Visitor<'de> for RuntimeVisitor {
-    type Value = RuntimeField<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        let obj = RuntimeObject::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
-        Ok(RuntimeField::Object {
-            agent_id: obj.agent_id,
-            conversation_id: obj.conversation_id,
-        })
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(RuntimeField::Other)
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
-        Ok(if v {
-            RuntimeField::Other
-        } else {
-            RuntimeField::Falsy
-        })
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(if v == 0 {
-            RuntimeField::Falsy
-        } else {
-            RuntimeField::Other
-        })
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
-        Ok(if v == 0 {
-            RuntimeField::Falsy
-        } else {
-            RuntimeField::Other
-        })
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
-        Ok(if v == 0.0 {
-            RuntimeField::Falsy
-        } else {
-            RuntimeField::Other
-        })
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(if v.is_empty() {
-            RuntimeField::Falsy
-        } else {
-            RuntimeField::Other
-        })
-    }
-    fn visit_unit<E>(self) -> Result<Self::Value, E> {
-        Ok(RuntimeField::Falsy)
-    }
-    fn visit_none<E>(self) -> Result<Self::Value, E> {
-        Ok(RuntimeField::Falsy)
+    /// Classifies a frame's `runtime` member by JS truthiness.
+    pub fn from_value(value: Value<'a>) -> Self {
+        match value {
+            Value::Absent | Value::Null | Value::Bool(false) => RuntimeField::Falsy,
+            Value::Number(0.0) => RuntimeField::Falsy,
+            Value::String(s) if s.is_empty() => RuntimeField::Falsy,
+            Value::Object(_) => match value.as_object() {
+                Some(object) => RuntimeField::Object {
+                    agent_id: object.get("agent_id"),
+                    conversation_id: object.get("conversation_id"),
+                },
+                None => RuntimeField::Other,
+            },
+            _ => RuntimeField::Other,
+        }
     }
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for RuntimeField<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(RuntimeVisitor)
-    }
+/// The form the server writes on every scoped frame, `{"agent_id":"<id>"|null,
+/// "conversation_id":"<id>"}` without whitespace or escapes, read without a parse (the text was
+/// validated with its frame). Any other form returns `None` and is parsed.
+fn server_form(raw: &RawValue) -> Option<RuntimeField<'_>> {
+    let rest = raw.get().strip_prefix("{\"agent_id\":")?;
+    let (agent_id, rest) = match rest.strip_prefix("null") {
+        Some(rest) => (Value::Null, rest),
+        None => {
+            let (id, rest) = plain_string(rest)?;
+            (Value::String(Cow::Borrowed(id)), rest)
+        }
+    };
+    let (conversation_id, rest) = plain_string(rest.strip_prefix(",\"conversation_id\":")?)?;
+    (rest == "}").then_some(RuntimeField::Object {
+        agent_id,
+        conversation_id: Value::String(Cow::Borrowed(conversation_id)),
+    })
 }
 
 /// Where a frame says it belongs: its `runtime`, else top-level `agent_id`/`agentId` and
@@ -150,8 +119,8 @@ impl FrameScope<'_> {
                 conversation_id,
             } => {
                 let agent_ok = match (agent_id, &runtime.agent_id) {
-                    (Field::Null, None) => true,
-                    (Field::Str(a), Some(b)) => a == b,
+                    (Value::Null, None) => true,
+                    (Value::String(a), Some(b)) => a == b,
                     _ => false,
                 };
                 agent_ok && conversation_id.as_str() == Some(runtime.conversation_id.as_str())
@@ -193,8 +162,8 @@ impl FrameScope<'_> {
             } => {
                 let conversation_id = conversation_id.as_str()?.to_owned();
                 let agent_id = match agent_id {
-                    Field::Str(s) => Some(s.to_string()),
-                    Field::Null => None,
+                    Value::String(s) => Some(s.as_ref().to_owned()),
+                    Value::Null => None,
                     _ => return None,
                 };
                 Some(Runtime {

@@ -70,7 +70,7 @@ pub struct TextMessage {
     /// Absent, `null` (`Some(None)`), or the wire otid.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub otid: Option<Option<String>>,
-    /// Per-run replay cursor.
+    /// Per-run replay cursor (a wire number; integral values are written as integers).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seq_id: Option<Number>,
     /// The run that produced the fragment.
@@ -176,7 +176,7 @@ pub struct ErrorMessage {
     pub run_id: Option<String>,
 }
 
-/// `retry` fields (numbers copied as received, `0` by default).
+/// `retry` fields (numbers as received, integral ones written as integers; `0` by default).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RetryMessage {

@@ -3,6 +3,7 @@
 use super::commands::*;
 use super::frames::{parse_frame, FrameBody, FrameKind};
 use super::runtime::Runtime;
+use crate::json::Value;
 use serde_json::json;
 use serde_json::value::RawValue;
 
@@ -94,6 +95,14 @@ fn runtime_filter_follows_same_runtime() {
         &with(r#","runtime":null,"agent_id":"agent-1""#),
         &rt()
     ));
+    for falsy in ["false", "0", "-0", "0.0", "\"\""] {
+        let text = with(&format!(r#","runtime":{falsy},"agent_id":"agent-1""#));
+        assert!(matches(&text, &rt()), "{text}");
+    }
+    for truthy in ["true", "1", "\"x\"", "[]"] {
+        let text = with(&format!(r#","runtime":{truthy}"#));
+        assert!(!matches(&text, &rt()), "{text}");
+    }
     assert!(!matches(&with(r#","agentId":"agent-2""#), &rt()));
     assert!(!matches(&with(r#","conversationId":"conv-2""#), &rt()));
     assert!(matches(
@@ -180,7 +189,7 @@ fn turn_finished_control_request_and_responses() {
     };
     assert_eq!(request.subtype.as_deref(), Some("can_use_tool"));
     assert!(request.input.is_none(), "non-object input is dropped");
-    assert!(request.blocked_path.is_null());
+    assert!(matches!(request.blocked_path, Value::Null));
 
     let frame =
         parse_frame(r#"{"type":"sync_response","request_id":"s1","success":false,"error":"no"}"#)
@@ -294,5 +303,111 @@ fn stream_event_of_a_parsed_frame_is_the_delta_text_verbatim() {
     assert_eq!(
         message.to_json(),
         format!(r#"{{"type":"stream_event","event":{delta},"uuid":"u-1"}}"#)
+    );
+}
+
+#[test]
+fn repeated_known_members_reject_the_frame_and_unknown_ones_do_not() {
+    assert!(parse_frame(r#"{"type":"update_queue","queue":[],"queue":[]}"#).is_none());
+    assert!(parse_frame(r#"{"type":"x","runtime":null,"runtime":null}"#).is_none());
+    let frame = parse_frame(r#"{"type":"input_accepted","x":1,"x":2,"accepted":true}"#).unwrap();
+    assert!(matches!(frame.body, FrameBody::InputAccepted(ref a) if a.accepted == Some(true)));
+    // Inside a body, the last duplicate wins (as `JSON.parse`).
+    let frame =
+        parse_frame(r#"{"type":"stream_delta","delta":{"run_id":"a","run_id":"b"}}"#).unwrap();
+    let FrameBody::StreamDelta(delta) = &frame.body else {
+        panic!("stream delta");
+    };
+    assert_eq!(delta.run_id(), Some("b"));
+}
+
+#[test]
+fn the_server_runtime_form_and_the_parsed_form_agree() {
+    let scope = |runtime: &str| {
+        let text = format!(r#"{{"type":"update_queue","queue":[],"runtime":{runtime}}}"#);
+        let frame = parse_frame(&text).unwrap();
+        (
+            frame.scope.matches(&rt()),
+            frame.scope.matches(&Runtime::agent_free("conv-1")),
+            frame.scope.runtime(),
+            frame.scope.conversation_id().map(str::to_owned),
+        )
+    };
+    let server = scope(r#"{"agent_id":"agent-1","conversation_id":"conv-1"}"#);
+    assert_eq!(server, (true, false, Some(rt()), Some("conv-1".to_owned())));
+    for same in [
+        r#"{ "agent_id" : "agent-1", "conversation_id" : "conv-1" }"#,
+        r#"{"conversation_id":"conv-1","agent_id":"agent-1"}"#,
+        r#"{"agent_id":"agent\u002d1","conversation_id":"conv-1"}"#,
+        r#"{"agent_id":"agent-1","conversation_id":"conv-1","x":1}"#,
+    ] {
+        assert_eq!(scope(same), server, "{same}");
+    }
+    let free = scope(r#"{"agent_id":null,"conversation_id":"conv-1"}"#);
+    assert_eq!(
+        free,
+        (
+            false,
+            true,
+            Some(Runtime::agent_free("conv-1")),
+            Some("conv-1".to_owned())
+        )
+    );
+    assert_eq!(
+        scope(r#"{"agent_id":null , "conversation_id":"conv-1"}"#),
+        free
+    );
+    let other = scope(r#"{"agent_id":"agent-1","conversation_id":"conv-2"}"#);
+    assert_eq!(
+        other,
+        (
+            false,
+            false,
+            Some(Runtime::new("agent-1", "conv-2")),
+            Some("conv-2".to_owned())
+        )
+    );
+    assert!(!scope(r#"{"conversation_id":"conv-1"}"#).0);
+    assert_eq!(
+        scope(r#"{"agent_id":"agent-1","conversation_id":5}"#).2,
+        None
+    );
+}
+
+#[test]
+fn device_status_is_skipped_only_when_type_comes_first() {
+    let skipped = parse_frame(r#"{"type":"update_device_status","device_status":{"x":1}}"#);
+    assert!(matches!(skipped.unwrap().body, FrameBody::Skipped));
+    // Any other layout is parsed; without a listener the body is then simply unused.
+    let parsed = parse_frame(r#"{"device_status":{"x":1},"type":"update_device_status"}"#);
+    assert!(matches!(parsed.unwrap().body, FrameBody::DeviceStatus(_)));
+    let parsed = parse_frame(r#" {"type":"update_device_status","device_status":[]}"#);
+    assert!(matches!(parsed.unwrap().body, FrameBody::Invalid));
+}
+
+#[test]
+fn integral_numbers_serialize_as_integers() {
+    use super::normalize::{normalize_delta, UuidCounter};
+    let text = r#"{"type":"stream_delta","delta":{"message_type":"assistant_message","id":"m",
+        "content":"x","seq_id":4.0}}"#;
+    let frame = parse_frame(text).unwrap();
+    let FrameBody::StreamDelta(delta) = &frame.body else {
+        panic!("stream delta");
+    };
+    let message = normalize_delta(delta, "app-server", &mut UuidCounter::default()).unwrap();
+    assert_eq!(
+        message.to_json(),
+        r#"{"type":"assistant","content":"x","uuid":"m","seqId":4}"#
+    );
+    let text = r#"{"type":"stream_delta","delta":{"message_type":"retry","attempt":2.0,
+        "max_attempts":3,"delay_ms":1500.0}}"#;
+    let frame = parse_frame(text).unwrap();
+    let FrameBody::StreamDelta(delta) = &frame.body else {
+        panic!("stream delta");
+    };
+    let message = normalize_delta(delta, "app-server", &mut UuidCounter::default()).unwrap();
+    assert_eq!(
+        message.to_json(),
+        r#"{"type":"retry","reason":"error","attempt":2,"maxAttempts":3,"delayMs":1500}"#
     );
 }

@@ -2,10 +2,10 @@
 //! through parse → coordinator and checks what a session stream would yield.
 
 use super::{CoordinatorConfig, TurnCoordinator};
+use crate::json::Object;
 use crate::protocol::frames::{parse_frame, FrameBody};
 use crate::protocol::runtime::Runtime;
 use crate::protocol::sdk_message::SdkMessage;
-use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -14,13 +14,26 @@ const CAPTURE: &str = concat!(
     "/../shared/captures/real-app-server-turn.jsonl"
 );
 
-#[derive(Deserialize)]
+/// One capture line: `{t_ms, dir, frame}`.
 struct Line<'a> {
     t_ms: u64,
-    #[serde(borrow)]
     dir: &'a str,
-    #[serde(borrow)]
     frame: &'a RawValue,
+}
+
+impl<'a> Line<'a> {
+    fn parse(text: &'a str) -> Line<'a> {
+        let line = Object::parse(text).expect("capture line");
+        let dir = match line.str("dir") {
+            Some(std::borrow::Cow::Borrowed(dir)) => dir,
+            _ => panic!("capture line dir"),
+        };
+        Line {
+            t_ms: line.f64("t_ms").expect("t_ms") as u64,
+            dir,
+            frame: line.raw("frame").expect("frame"),
+        }
+    }
 }
 
 /// Drives the coordinator like a transport would: timers fire before each frame at its time,
@@ -31,7 +44,7 @@ fn replay_capture() -> Vec<SdkMessage> {
     let mut out = Vec::new();
     let mut last_t = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let line: Line<'_> = serde_json::from_str(line).expect("capture line");
+        let line = Line::parse(line);
         last_t = line.t_ms;
         let frame_text = line.frame.get();
         match line.dir {
@@ -179,7 +192,7 @@ fn without_an_approval_path_the_real_turn_ends_as_an_approval_conflict() {
     let mut coordinator: Option<TurnCoordinator> = None;
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let line: Line<'_> = serde_json::from_str(line).unwrap();
+        let line = Line::parse(line);
         let frame = parse_frame(line.frame.get());
         match (line.dir, frame) {
             ("recv", Some(frame)) if frame.frame_type == "runtime_start_response" => {
@@ -229,7 +242,7 @@ fn device_status_frames_are_skipped_by_default_and_project_on_demand() {
     let text = std::fs::read_to_string(CAPTURE).expect("capture file");
     let mut projected = 0;
     for line in text.lines().filter(|l| l.contains("update_device_status")) {
-        let line: Line<'_> = serde_json::from_str(line).unwrap();
+        let line = Line::parse(line);
         let skipped = parse_frame(line.frame.get()).unwrap();
         assert_eq!(skipped.kind, FrameKind::UpdateDeviceStatus);
         assert!(matches!(skipped.body, FrameBody::Skipped));
@@ -260,7 +273,7 @@ fn truncated_and_mutated_real_frames_never_panic() {
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
-            let line: Line<'_> = serde_json::from_str(l).unwrap();
+            let line = Line::parse(l);
             line.frame.get().to_owned()
         })
         .collect();
