@@ -1,3 +1,24 @@
 //! Sans-IO session core: the turn coordinator and the session state machine.
+//!
+//! Nothing here does I/O or reads a clock. The transport (wasm-only, `src/js/`) feeds frames,
+//! socket events and "now"; the core answers with effects (frames to write, calls to settle,
+//! callbacks to run) and `SDKMessage`s for `stream()`.
 
+mod approvals;
+mod calls;
 pub mod coordinator;
+mod core;
+mod device;
+pub mod error;
+mod handlers;
+mod handshake;
+pub mod ids;
+pub mod options;
+pub mod requests;
+mod responses;
+
+pub use self::core::{Effect, SessionConfig, SessionCore, Target};
+pub use approvals::APPROVAL_CACHE_SIZE;
+pub use error::SessionError;
+pub use options::{parse_client_options, parse_session_options, ClientOptions, SessionOptions};
+pub use requests::CallId;

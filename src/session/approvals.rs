@@ -1,0 +1,279 @@
+//! Tool approvals (spec §1.6, §3.6 `control_request`): the decision procedure, the decision
+//! cache keyed by `[agent_id, conversation_id, request_id]`, and the mapping of a `canUseTool`
+//! answer to the wire decision.
+
+use crate::json::{Object, Value};
+use crate::protocol::commands::ApprovalDecision;
+use serde_json::value::RawValue;
+use std::collections::VecDeque;
+
+/// How many answered (or pending) approvals are remembered; the oldest is evicted first.
+pub const APPROVAL_CACHE_SIZE: usize = 256;
+
+const NO_CALLBACK: &str = "No canUseTool callback registered";
+const DENIED_BY_CALLBACK: &str = "Denied by canUseTool callback";
+
+/// Identity of one control request: `[agent_id, conversation_id, request_id]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApprovalKey {
+    pub agent_id: Option<String>,
+    pub conversation_id: String,
+    pub request_id: String,
+}
+
+#[derive(Debug, Clone)]
+enum Entry {
+    /// The callback is running; `handle` identifies it to the JS layer.
+    Pending { handle: u64 },
+    /// The decision sent, re-sent verbatim if the server replays the request.
+    Answered(ApprovalDecision),
+}
+
+/// What to do with an incoming `can_use_tool` request.
+#[derive(Debug, Clone)]
+pub enum Disposition {
+    /// Already answered: send this decision again.
+    Resend(ApprovalDecision),
+    /// The callback is still deciding: ignore the replay.
+    Ignore,
+    /// Decided without asking anyone: send this.
+    Decide(ApprovalDecision),
+    /// Ask the `canUseTool` callback; answer later through `handle`.
+    Ask { handle: u64 },
+}
+
+/// The approval decision cache of one session.
+#[derive(Debug, Default)]
+pub struct Approvals {
+    entries: VecDeque<(ApprovalKey, Entry)>,
+    next_handle: u64,
+}
+
+impl Approvals {
+    /// Spec §1.6 `resolveAppServerToolApproval`, plus the replay rules of the cache.
+    pub fn dispose(
+        &mut self,
+        key: ApprovalKey,
+        tool_name: &str,
+        unrestricted: bool,
+        has_callback: bool,
+    ) -> Disposition {
+        if let Some((_, entry)) = self.entries.iter().find(|(k, _)| *k == key) {
+            return match entry {
+                Entry::Answered(decision) => Disposition::Resend(decision.clone()),
+                Entry::Pending { .. } => Disposition::Ignore,
+            };
+        }
+        let needs_user_input = matches!(tool_name, "AskUserQuestion" | "ExitPlanMode");
+        let decided = if needs_user_input && !has_callback {
+            Some(deny(NO_CALLBACK))
+        } else if unrestricted && !needs_user_input {
+            Some(allow())
+        } else if has_callback {
+            None
+        } else if tool_name == "EnterPlanMode" {
+            Some(allow())
+        } else {
+            Some(deny(NO_CALLBACK))
+        };
+        match decided {
+            Some(decision) => {
+                self.remember(key, Entry::Answered(decision.clone()));
+                Disposition::Decide(decision)
+            }
+            None => {
+                self.next_handle += 1;
+                let handle = self.next_handle;
+                self.remember(key, Entry::Pending { handle });
+                Disposition::Ask { handle }
+            }
+        }
+    }
+
+    /// Records the callback's answer for `handle`; returns the request it answers and the
+    /// decision to send, or `None` when the handle is unknown (evicted or already answered).
+    pub fn answer(
+        &mut self,
+        handle: u64,
+        response_json: &str,
+    ) -> Option<(ApprovalKey, ApprovalDecision)> {
+        let (key, entry) = self
+            .entries
+            .iter_mut()
+            .find(|(_, e)| matches!(e, Entry::Pending { handle: h } if *h == handle))?;
+        let decision = decision_from_response(response_json);
+        *entry = Entry::Answered(decision.clone());
+        Some((key.clone(), decision))
+    }
+
+    fn remember(&mut self, key: ApprovalKey, entry: Entry) {
+        if self.entries.len() >= APPROVAL_CACHE_SIZE {
+            self.entries.pop_front();
+        }
+        self.entries.push_back((key, entry));
+    }
+}
+
+fn allow() -> ApprovalDecision {
+    ApprovalDecision::Allow {
+        message: None,
+        updated_input: None,
+        selected_permission_suggestion_ids: Vec::new(),
+    }
+}
+
+fn deny(message: &str) -> ApprovalDecision {
+    ApprovalDecision::Deny {
+        message: message.to_owned(),
+    }
+}
+
+/// Maps a `canUseTool` answer (`{behavior:"allow", message?, updatedInput?, updatedPermissions?}`
+/// or `{behavior:"deny", message, interrupt?}`) to the wire decision. Anything that is not an
+/// `allow` is a deny; a deny without a message gets the reference's default text.
+pub fn decision_from_response(response_json: &str) -> ApprovalDecision {
+    let Some(o) = Object::parse(response_json) else {
+        return deny(DENIED_BY_CALLBACK);
+    };
+    let message = o
+        .str("message")
+        .filter(|m| !m.is_empty())
+        .map(|m| m.into_owned());
+    if o.str("behavior").as_deref() != Some("allow") {
+        return deny(message.as_deref().unwrap_or(DENIED_BY_CALLBACK));
+    }
+    let updated_input = match o.get("updatedInput") {
+        Value::Object(raw) => RawValue::from_string(raw.get().to_owned()).ok(),
+        _ => None,
+    };
+    let selected_permission_suggestion_ids = o
+        .array("updatedPermissions")
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|raw| match Value::classify(raw) {
+            Value::String(id) => Some(id.into_owned()),
+            Value::Object(_) => Object::from_raw(raw).and_then(|p| {
+                ["id", "suggestion_id", "permission_suggestion_id"]
+                    .into_iter()
+                    .find_map(|k| p.str(k))
+                    .map(|id| id.into_owned())
+            }),
+            _ => None,
+        })
+        .collect();
+    ApprovalDecision::Allow {
+        message,
+        updated_input,
+        selected_permission_suggestion_ids,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(id: &str) -> ApprovalKey {
+        ApprovalKey {
+            agent_id: Some("a".into()),
+            conversation_id: "c".into(),
+            request_id: id.into(),
+        }
+    }
+
+    fn json(decision: &ApprovalDecision) -> String {
+        serde_json::to_string(decision).unwrap()
+    }
+
+    #[test]
+    fn procedure_without_callback() {
+        let mut a = Approvals::default();
+        let Disposition::Decide(d) = a.dispose(key("1"), "Bash", false, false) else {
+            panic!()
+        };
+        assert_eq!(
+            json(&d),
+            r#"{"behavior":"deny","message":"No canUseTool callback registered"}"#
+        );
+        let Disposition::Decide(d) = a.dispose(key("2"), "EnterPlanMode", false, false) else {
+            panic!()
+        };
+        assert_eq!(
+            json(&d),
+            r#"{"behavior":"allow","updated_input":null,"selected_permission_suggestion_ids":[]}"#
+        );
+        let Disposition::Decide(d) = a.dispose(key("3"), "Bash", true, false) else {
+            panic!()
+        };
+        assert!(
+            json(&d).contains("allow"),
+            "unrestricted allows without asking"
+        );
+        let Disposition::Decide(d) = a.dispose(key("4"), "AskUserQuestion", true, false) else {
+            panic!()
+        };
+        assert!(
+            json(&d).contains("deny"),
+            "user-input tools need a callback even when unrestricted"
+        );
+    }
+
+    #[test]
+    fn callback_runs_once_and_replays_resend_the_decision() {
+        let mut a = Approvals::default();
+        let Disposition::Ask { handle } = a.dispose(key("perm-1"), "Bash", false, true) else {
+            panic!()
+        };
+        assert!(matches!(
+            a.dispose(key("perm-1"), "Bash", false, true),
+            Disposition::Ignore
+        ));
+        let (k, d) = a.answer(handle, r#"{"behavior":"allow","updatedPermissions":["s1",{"suggestion_id":"s2"},{"x":1}]}"#).unwrap();
+        assert_eq!(k, key("perm-1"));
+        assert_eq!(
+            json(&d),
+            r#"{"behavior":"allow","updated_input":null,"selected_permission_suggestion_ids":["s1","s2"]}"#
+        );
+        assert!(a.answer(handle, "{}").is_none(), "answered once");
+        let Disposition::Resend(again) = a.dispose(key("perm-1"), "Bash", false, true) else {
+            panic!()
+        };
+        assert_eq!(json(&again), json(&d));
+    }
+
+    #[test]
+    fn deny_answers_get_a_default_message() {
+        assert_eq!(
+            json(&decision_from_response(r#"{"behavior":"deny"}"#)),
+            r#"{"behavior":"deny","message":"Denied by canUseTool callback"}"#
+        );
+        assert_eq!(
+            json(&decision_from_response(
+                r#"{"behavior":"deny","message":"no","interrupt":true}"#
+            )),
+            r#"{"behavior":"deny","message":"no"}"#
+        );
+        assert!(json(&decision_from_response("oops")).contains("deny"));
+        assert_eq!(
+            json(&decision_from_response(
+                r#"{"behavior":"allow","message":"ok","updatedInput":{"command":"ls"}}"#
+            )),
+            r#"{"behavior":"allow","message":"ok","updated_input":{"command":"ls"},"selected_permission_suggestion_ids":[]}"#
+        );
+    }
+
+    #[test]
+    fn the_cache_is_bounded() {
+        let mut a = Approvals::default();
+        for i in 0..(APPROVAL_CACHE_SIZE + 10) {
+            a.dispose(key(&i.to_string()), "Bash", false, false);
+        }
+        assert_eq!(a.entries.len(), APPROVAL_CACHE_SIZE);
+        assert!(
+            matches!(
+                a.dispose(key("0"), "Bash", false, false),
+                Disposition::Decide(_)
+            ),
+            "evicted"
+        );
+    }
+}

@@ -1,0 +1,452 @@
+//! The session's API calls (spec §1.5, §3.5): each validates its arguments, writes its command
+//! and registers how the response settles the call.
+
+use super::core::{Phase, SessionCore};
+use super::error::SessionError;
+use super::options::{normalize_permission_mode, positive_integer};
+use super::requests::{CallId, Purpose, ResponseMatch, Shape};
+use crate::json::{parse_raw, Object, ObjectWriter, Value};
+use crate::protocol::commands::{
+    ChangeDeviceState, Command, ConversationMessagesList, CreateMessage, DeviceStatePayload, Input,
+    InputPayload, ListModels, MessagesQuery, ModelPayload, RemoveQueueItem, RuntimeRequest, Sync,
+    UpdateModel, UserMessage,
+};
+
+impl SessionCore {
+    /// `send(message, {otid})`: writes the `input` frame and tracks the turn. `content_json` is
+    /// the message (a string or an array of content parts), passed to the wire unchanged.
+    pub fn send(
+        &mut self,
+        content_json: &str,
+        otid: Option<&str>,
+        now: u64,
+    ) -> Result<(), SessionError> {
+        let runtime = self.ready_runtime()?;
+        if otid.is_some_and(|o| o.trim().is_empty()) {
+            return Err(SessionError::invalid(
+                "send() otid must be a non-empty string",
+            ));
+        }
+        let content = parse_raw(content_json)
+            .filter(|raw| matches!(Value::classify(raw), Value::String(_) | Value::Array(_)))
+            .ok_or_else(|| {
+                SessionError::invalid(
+                    "send() message must be a string or an array of content parts",
+                )
+            })?;
+        self.sent_messages += 1;
+        let client_message_id = match otid {
+            Some(otid) => otid.to_owned(),
+            None => format!("sdk-message-{now}-{}", self.sent_messages),
+        };
+        let options = &self.config.options;
+        let command = Command::Input(Input {
+            request_id: Some(self.ids.next("input")),
+            runtime,
+            payload: InputPayload::CreateMessage(CreateMessage {
+                messages: vec![UserMessage {
+                    role: "user",
+                    content: content.to_owned(),
+                    client_message_id: client_message_id.clone(),
+                    otid: otid.map(str::to_owned),
+                }],
+                client_tool_allowlist: options.allowed_tools.clone(),
+                client_toolset: options.toolset.clone(),
+                response_format: None,
+                exclude_interactive_tools: true,
+            }),
+        });
+        if let Some(c) = self.coordinator.as_mut() {
+            c.track_sent_turn(now, client_message_id, otid.map(str::to_owned));
+        }
+        self.write(command.to_json());
+        Ok(())
+    }
+
+    /// `abort()`: marks the active turn abort-requested and sends `abort_message`. A no-op
+    /// (settled at once) when the session never started or is closed.
+    pub fn abort(&mut self, call: CallId, now: u64) {
+        let Ok(runtime) = self.ready_runtime() else {
+            return self.complete(call, Ok(String::from("null")));
+        };
+        if let Some(c) = self.coordinator.as_mut() {
+            c.request_abort();
+        }
+        let request_id = self.ids.next("abort");
+        let command = Command::AbortMessage(RuntimeRequest {
+            request_id: request_id.clone(),
+            runtime,
+        });
+        self.call(
+            call,
+            &command,
+            request_id,
+            "abort_message_response",
+            Shape::Abort,
+            None,
+            now,
+        );
+    }
+
+    /// `listMessages({conversationId?, before?, after?, order?, limit?})`.
+    pub fn list_messages(&mut self, call: CallId, options_json: &str, now: u64) {
+        if let Err(error) = self.open_for_calls() {
+            return self.complete(call, Err(error));
+        }
+        let options = Object::parse(options_json).unwrap_or_default();
+        let conversation_id = options
+            .str("conversationId")
+            .filter(|c| !c.is_empty())
+            .map(|c| c.into_owned())
+            .or_else(|| self.runtime.as_ref().map(|r| r.conversation_id.clone()));
+        let Some(conversation_id) = conversation_id else {
+            let error = SessionError::invalid("No conversation id available for listMessages()");
+            return self.complete(call, Err(error));
+        };
+        let limit = match positive_integer(&options.get("limit")) {
+            Ok(limit) => limit,
+            Err(_) => {
+                let error = SessionError::invalid("Invalid limit. Expected a positive integer.");
+                return self.complete(call, Err(error));
+            }
+        };
+        let text = |key: &str| options.str(key).map(|v| v.into_owned());
+        let request_id = self.ids.next("conversation-messages-list");
+        let command = Command::ConversationMessagesList(ConversationMessagesList {
+            request_id: request_id.clone(),
+            conversation_id,
+            query: MessagesQuery {
+                before: text("before"),
+                after: text("after"),
+                order: text("order"),
+                limit,
+            },
+        });
+        let response = "conversation_messages_list_response";
+        self.call(
+            call,
+            &command,
+            request_id,
+            response,
+            Shape::ListMessages,
+            None,
+            now,
+        );
+    }
+
+    /// `listModels()` (also `client.models.list()`).
+    pub fn list_models(&mut self, call: CallId, now: u64) {
+        if let Err(error) = self.open_for_calls() {
+            return self.complete(call, Err(error));
+        }
+        let request_id = self.ids.next("list_models");
+        let command = Command::ListModels(ListModels {
+            request_id: request_id.clone(),
+            force: None,
+        });
+        self.call(
+            call,
+            &command,
+            request_id,
+            "list_models_response",
+            Shape::ListModels,
+            None,
+            now,
+        );
+    }
+
+    /// `updateModel(model | {model?, modelId?, modelHandle?, reasoningEffort?})`.
+    pub fn update_model(&mut self, call: CallId, request_json: &str, now: u64) {
+        let runtime = match self.ready_runtime() {
+            Ok(runtime) => runtime,
+            Err(error) => return self.complete(call, Err(error)),
+        };
+        if self.config.options.stateless {
+            let error = SessionError::state("updateModel() is unavailable in a stateless session because it changes persistent model configuration.");
+            return self.complete(call, Err(error));
+        }
+        let payload = match parse_raw(request_json).map(Value::classify) {
+            Some(Value::String(model)) if !model.trim().is_empty() => {
+                ModelPayload::from_model(&model)
+            }
+            Some(Value::Object(raw)) => {
+                let o = Object::from_raw(raw).unwrap_or_default();
+                let mut payload = o
+                    .str("model")
+                    .map(|m| ModelPayload::from_model(&m))
+                    .unwrap_or_default();
+                if let Some(id) = o.str("modelId") {
+                    payload.model_id = Some(id.into_owned());
+                }
+                if let Some(handle) = o.str("modelHandle") {
+                    payload.model_handle = Some(handle.into_owned());
+                }
+                payload.reasoning_effort = o.str("reasoningEffort").map(|e| e.into_owned());
+                payload
+            }
+            _ => {
+                let error = SessionError::invalid("updateModel() expects a model string or {model, modelId, modelHandle, reasoningEffort}.");
+                return self.complete(call, Err(error));
+            }
+        };
+        let request_id = self.ids.next("update_model");
+        let command = Command::UpdateModel(UpdateModel {
+            request_id: request_id.clone(),
+            runtime,
+            payload,
+        });
+        self.call(
+            call,
+            &command,
+            request_id,
+            "update_model_response",
+            Shape::UpdateModel,
+            None,
+            now,
+        );
+    }
+
+    /// `removeQueuedMessage(itemId)`.
+    pub fn remove_queued_message(&mut self, call: CallId, item_id: &str, now: u64) {
+        if item_id.trim().is_empty() {
+            let error =
+                SessionError::invalid("Invalid queue item id. Expected a non-empty string.");
+            return self.complete(call, Err(error));
+        }
+        let runtime = match self.ready_runtime() {
+            Ok(runtime) => runtime,
+            Err(error) => return self.complete(call, Err(error)),
+        };
+        let request_id = self.ids.next("remove_queue_item");
+        let command = Command::RemoveQueueItem(RemoveQueueItem {
+            request_id: request_id.clone(),
+            runtime,
+            item_id: item_id.to_owned(),
+        });
+        let matcher = ResponseMatch::QueueItem(item_id.to_owned());
+        let purpose = Purpose::Call(call, Shape::RemoveQueueItem);
+        self.request(&command, request_id, matcher, purpose, None, now);
+    }
+
+    /// `changeDeviceState({cwd?, permissionMode?})`: fire-and-forget.
+    pub fn change_device_state(&mut self, update_json: &str) -> Result<(), SessionError> {
+        let runtime = self.ready_runtime()?;
+        let update = Object::parse(update_json).unwrap_or_default();
+        let cwd = update.str("cwd").map(|c| c.into_owned());
+        let mode = update
+            .str("permissionMode")
+            .map(|m| normalize_permission_mode(Some(&m)).to_owned());
+        if cwd.is_none() && mode.is_none() {
+            return Err(SessionError::invalid(
+                "Invalid device state update. Expected cwd or permissionMode.",
+            ));
+        }
+        let command = Command::ChangeDeviceState(ChangeDeviceState {
+            runtime,
+            payload: DeviceStatePayload { cwd, mode },
+        });
+        self.write(command.to_json());
+        Ok(())
+    }
+
+    /// `getDeviceStatus({timeoutMs?})`.
+    pub fn get_device_status(&mut self, call: CallId, options_json: &str, now: u64) {
+        let runtime = match self.ready_runtime() {
+            Ok(runtime) => runtime,
+            Err(error) => return self.complete(call, Err(error)),
+        };
+        let options = Object::parse(options_json).unwrap_or_default();
+        let timeout = match positive_integer(&options.get("timeoutMs")) {
+            Ok(t) => t.unwrap_or_else(|| self.request_timeout()),
+            Err(_) => {
+                let error = SessionError::invalid(
+                    "Invalid device status timeout. Expected a positive integer.",
+                );
+                return self.complete(call, Err(error));
+            }
+        };
+        let deadline = now.saturating_add(timeout);
+        self.devices.add(call, deadline);
+        let request_id = self.ids.next("sync");
+        let command = Command::Sync(Sync {
+            request_id: Some(request_id.clone()),
+            runtime,
+            recover_approvals: false,
+            force_device_status: true,
+        });
+        let matcher = ResponseMatch::Type(String::from("sync_response"));
+        // The wait's own deadline reports the timeout; the request outlives it by a moment.
+        self.request(
+            &command,
+            request_id,
+            matcher,
+            Purpose::DeviceSync(call),
+            Some(timeout + 1),
+            now,
+        );
+    }
+
+    /// `recoverPendingApprovals({timeoutMs?})`.
+    pub fn recover_pending_approvals(&mut self, call: CallId, options_json: &str, now: u64) {
+        let runtime = match self.ready_runtime() {
+            Ok(runtime) => runtime,
+            Err(error) => return self.complete(call, Err(error)),
+        };
+        let options = Object::parse(options_json).unwrap_or_default();
+        let Ok(timeout) = positive_integer(&options.get("timeoutMs")) else {
+            let error = SessionError::invalid("Invalid timeoutMs. Expected a positive integer.");
+            return self.complete(call, Err(error));
+        };
+        let request_id = self.ids.next("sync");
+        let command = Command::Sync(Sync {
+            request_id: Some(request_id.clone()),
+            runtime,
+            recover_approvals: true,
+            force_device_status: true,
+        });
+        self.call(
+            call,
+            &command,
+            request_id,
+            "sync_response",
+            Shape::RecoverApprovals,
+            timeout,
+            now,
+        );
+    }
+
+    /// `sendCommand(command)` without options: written verbatim, settles nothing.
+    pub fn send_raw(&mut self, command_json: &str) -> Result<(), SessionError> {
+        self.open_for_calls()?;
+        validate_command(command_json)?;
+        self.write(command_json.to_owned());
+        Ok(())
+    }
+
+    /// `sendCommand(command, {responseType?, timeoutMs?, predicate?})`: writes
+    /// `{type, request_id, ...rest}` (a caller-supplied `request_id` wins) and settles with the
+    /// first echoing frame of `response_type` (any typed frame without one); with a predicate,
+    /// echoing frames are offered as [`super::core::Effect::Candidate`]s.
+    pub fn send_command(
+        &mut self,
+        call: CallId,
+        command_json: &str,
+        response_type: Option<&str>,
+        has_predicate: bool,
+        timeout_ms: Option<u64>,
+        now: u64,
+    ) {
+        if let Err(error) = self.open_for_calls() {
+            return self.complete(call, Err(error));
+        }
+        let command = match validate_command(command_json) {
+            Ok(command) => command,
+            Err(error) => return self.complete(call, Err(error)),
+        };
+        let command_type = command.str("type").unwrap_or_default();
+        let request_id = command
+            .str("request_id")
+            .map_or_else(|| self.ids.next(&command_type), |id| id.into_owned());
+        let mut out = ObjectWriter::new();
+        out.string("type", &command_type)
+            .string("request_id", &request_id);
+        for (key, raw) in command.members() {
+            if key != "type" && key != "request_id" {
+                out.raw(key, raw.get());
+            }
+        }
+        let matcher = match (has_predicate, response_type) {
+            (true, _) => ResponseMatch::Candidates,
+            (false, Some(t)) => ResponseMatch::Type(t.to_owned()),
+            (false, None) => ResponseMatch::AnyTyped,
+        };
+        let timeout = timeout_ms.unwrap_or_else(|| self.request_timeout());
+        self.requests.insert(super::requests::Pending {
+            request_id,
+            matcher,
+            purpose: Purpose::Call(call, Shape::Frame),
+            deadline: now.saturating_add(timeout),
+        });
+        self.write(out.finish());
+    }
+
+    /// A management request (`agent_list`, `conversation_fork`, …): writes
+    /// `{type, request_id, ...fields}` and settles with the `<type>_response` frame once its
+    /// `success` is checked (`failure`: the text when the server gives none).
+    pub fn management(
+        &mut self,
+        call: CallId,
+        command_type: &str,
+        fields_json: &str,
+        failure: &'static str,
+        now: u64,
+    ) {
+        if let Err(error) = self.open_for_calls() {
+            return self.complete(call, Err(error));
+        }
+        let fields = Object::parse(fields_json).unwrap_or_default();
+        let request_id = self.ids.next(command_type);
+        let mut out = ObjectWriter::new();
+        out.string("type", command_type)
+            .string("request_id", &request_id);
+        for (key, raw) in fields.members() {
+            if key != "type" && key != "request_id" {
+                out.raw(key, raw.get());
+            }
+        }
+        let response = format!("{command_type}_response");
+        self.requests.insert(super::requests::Pending {
+            request_id,
+            matcher: ResponseMatch::Type(response),
+            purpose: Purpose::Call(call, Shape::Checked(failure)),
+            deadline: now.saturating_add(self.request_timeout()),
+        });
+        self.write(out.finish());
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn call(
+        &mut self,
+        call: CallId,
+        command: &Command,
+        request_id: String,
+        response: &str,
+        shape: Shape,
+        timeout_ms: Option<u64>,
+        now: u64,
+    ) {
+        let matcher = ResponseMatch::Type(response.to_owned());
+        self.request(
+            command,
+            request_id,
+            matcher,
+            Purpose::Call(call, shape),
+            timeout_ms,
+            now,
+        );
+    }
+
+    /// Calls that only need an open connection (management calls, raw commands, listings).
+    fn open_for_calls(&self) -> Result<(), SessionError> {
+        if self.closed {
+            return Err(SessionError::session_closed());
+        }
+        if self.phase != Phase::Ready {
+            return Err(SessionError::state("Session is not initialized"));
+        }
+        Ok(())
+    }
+}
+
+/// A protocol command: a non-array object with a non-empty string `type`.
+fn validate_command(command_json: &str) -> Result<Object<'_>, SessionError> {
+    let command = Object::parse(command_json).ok_or_else(|| {
+        SessionError::invalid("Invalid command. Expected a protocol command object.")
+    })?;
+    match command.get("type") {
+        Value::String(t) if !t.is_empty() => Ok(command),
+        _ => Err(SessionError::invalid(
+            "Invalid command. Expected a non-empty type.",
+        )),
+    }
+}

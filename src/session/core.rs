@@ -1,0 +1,470 @@
+//! The session state machine (spec §1.5, §3.3–§3.12), sans-IO.
+//!
+//! The transport feeds it what happened (`on_open`, `on_frame`, `on_transport_closed`,
+//! `on_tick`) and the JS layer feeds it calls (`send`, `list_messages`, …). It answers with
+//! [`Effect`]s — frames to write, calls to complete, callbacks to run — and with `SDKMessage`s
+//! for `stream()`. It never reads a clock: every entry point takes `now` in milliseconds, and
+//! [`SessionCore::next_deadline`] says when to call [`SessionCore::on_tick`].
+
+use super::approvals::Approvals;
+use super::coordinator::TurnCoordinator;
+use super::device::DeviceWaiters;
+use super::error::SessionError;
+use super::ids::RequestIds;
+use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
+use super::requests::{CallId, Pending, Purpose, RequestTable, ResponseMatch};
+use super::responses::shape_response;
+use crate::protocol::commands::Command;
+use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
+use crate::protocol::peek_frame_type;
+use crate::protocol::runtime::Runtime;
+use serde_json::value::RawValue;
+use std::collections::VecDeque;
+
+/// What the session is started for (spec §3.4 step 3).
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// `createAgent()`: a throw-away session in create-agent mode.
+    CreateAgent {
+        /// `create_agent.body`.
+        body: Box<RawValue>,
+        pin_global: bool,
+        /// `false` disables memfs (no `enable_memfs` after start).
+        memfs: bool,
+    },
+    /// `createSession(agentId)`: a new conversation.
+    NewConversation { agent_id: String },
+    /// `resumeSession(agentId)`: the agent's `default` conversation.
+    ResumeAgent { agent_id: String },
+    /// `resumeSession("conv-…")`: an existing conversation (its agent is looked up first).
+    ResumeConversation { conversation_id: String },
+    /// The pooled management connection of a client: requests only, no runtime.
+    Management,
+}
+
+/// Everything a session is created with.
+#[derive(Debug, Clone)]
+pub struct SessionConfig {
+    /// `app-server` (used in texts and synthetic uuids).
+    pub label: &'static str,
+    /// `requestTimeoutMs` of the client.
+    pub request_timeout_ms: Option<u64>,
+    pub options: SessionOptions,
+    pub target: Target,
+    /// Per-client nonce of request ids.
+    pub nonce: String,
+}
+
+/// Something the I/O layer must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Write this frame on the socket.
+    Write(String),
+    /// Settle an API call: `Ok` holds the JSON text of its result.
+    Complete {
+        call: CallId,
+        result: Result<String, SessionError>,
+    },
+    /// Run `canUseTool(toolName, input, context)`; answer with `answer_approval(handle, …)`.
+    AskApproval {
+        handle: u64,
+        tool_name: String,
+        input: String,
+        context: String,
+    },
+    /// Run an SDK-hosted tool's `execute`; answer with `finish_tool(handle, …)`.
+    RunTool {
+        handle: u64,
+        tool_call_id: String,
+        tool_name: String,
+        input: String,
+    },
+    /// A frame echoing a `sendCommand` request with a predicate: the caller's predicate
+    /// decides; call `cancel_call` once it accepted one.
+    Candidate { call: CallId, frame: String },
+    /// A device status snapshot (JSON) for `onDeviceStatus` listeners.
+    DeviceStatus(String),
+    /// Close the socket.
+    CloseTransport,
+}
+
+/// Where the start sequence is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Phase {
+    /// Waiting for the socket to open.
+    Connecting,
+    /// `conversation_retrieve` sent.
+    Retrieving,
+    /// `runtime_start` sent.
+    Starting,
+    /// `enable_memfs` sent.
+    EnablingMemfs,
+    /// `set_reflection_settings` sent.
+    Reflecting,
+    /// `update_model` sent.
+    UpdatingModel,
+    /// Initialized.
+    Ready,
+    /// The start failed; the session can only be discarded.
+    Failed,
+}
+
+/// One session (or management connection) of one client.
+#[derive(Debug)]
+pub struct SessionCore {
+    pub(super) config: SessionConfig,
+    pub(super) ids: RequestIds,
+    pub(super) phase: Phase,
+    /// The calls waiting for initialization.
+    pub(super) init_calls: Vec<CallId>,
+    /// Agent looked up by `conversation_retrieve`.
+    pub(super) resolved_agent: Option<String>,
+    pub(super) runtime: Option<Runtime>,
+    pub(super) model: String,
+    pub(super) tools: Vec<String>,
+    pub(super) coordinator: Option<TurnCoordinator>,
+    pub(super) requests: RequestTable,
+    pub(super) approvals: Approvals,
+    /// SDK-hosted tool calls being executed: (handle, request id).
+    pub(super) tool_calls: Vec<(u64, String)>,
+    pub(super) next_tool_handle: u64,
+    pub(super) devices: DeviceWaiters,
+    pub(super) device_listening: bool,
+    pub(super) effects: VecDeque<Effect>,
+    /// Counter for generated `client_message_id`s.
+    pub(super) sent_messages: u64,
+    /// Server queue items of this session: (item id, client message id).
+    pub(super) queue_items: Vec<(String, String)>,
+    /// When the socket must have opened by.
+    pub(super) connect_deadline: Option<u64>,
+    pub(super) closed: bool,
+}
+
+impl SessionCore {
+    /// A session that will start when its transport opens.
+    pub fn new(config: SessionConfig) -> Self {
+        let ids = RequestIds::new(config.nonce.clone());
+        SessionCore {
+            config,
+            ids,
+            phase: Phase::Connecting,
+            init_calls: Vec::new(),
+            resolved_agent: None,
+            runtime: None,
+            model: String::new(),
+            tools: Vec::new(),
+            coordinator: None,
+            requests: RequestTable::default(),
+            approvals: Approvals::default(),
+            tool_calls: Vec::new(),
+            next_tool_handle: 0,
+            devices: DeviceWaiters::default(),
+            device_listening: false,
+            effects: VecDeque::new(),
+            sent_messages: 0,
+            queue_items: Vec::new(),
+            connect_deadline: None,
+            closed: false,
+        }
+    }
+
+    /// Registers the call that `initialize()` completes (with the init info, or the error).
+    /// The socket must open within the request timeout.
+    pub fn begin(&mut self, call: CallId, now: u64) {
+        if self.closed {
+            return self.complete(call, Err(SessionError::session_closed()));
+        }
+        match self.phase {
+            Phase::Ready => {
+                let info = self.init_info();
+                self.complete(call, Ok(info));
+            }
+            Phase::Failed => {
+                self.complete(call, Err(SessionError::state("Session failed to start")))
+            }
+            _ => {
+                self.init_calls.push(call);
+                if self.phase == Phase::Connecting && self.connect_deadline.is_none() {
+                    self.connect_deadline = Some(now.saturating_add(self.request_timeout()));
+                }
+            }
+        }
+    }
+
+    /// The timeout of requests: `requestTimeoutMs`, else 30 000 ms.
+    pub(super) fn request_timeout(&self) -> u64 {
+        self.config
+            .request_timeout_ms
+            .unwrap_or(DEFAULT_REQUEST_TIMEOUT_MS)
+    }
+
+    /// Device status frames are needed (listeners, or a `getDeviceStatus()` call waiting).
+    pub fn wants_device_status(&self) -> bool {
+        self.device_listening || !self.devices.is_empty()
+    }
+
+    /// True once the start sequence succeeded and the session is not closed.
+    pub fn is_ready(&self) -> bool {
+        self.phase == Phase::Ready && !self.closed
+    }
+
+    /// True after `close()` or a transport loss.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
+    /// The runtime, once started.
+    pub fn runtime(&self) -> Option<&Runtime> {
+        self.runtime.as_ref()
+    }
+
+    /// The next thing the I/O layer must do.
+    pub fn pop_effect(&mut self) -> Option<Effect> {
+        self.effects.pop_front()
+    }
+
+    /// The next `SDKMessage` for `stream()`, as JSON.
+    pub fn pop_message(&mut self) -> Option<String> {
+        self.coordinator
+            .as_mut()
+            .and_then(|c| c.pop_message())
+            .map(|m| m.to_json())
+    }
+
+    /// True when `stream()` will never get another message.
+    pub fn stream_ended(&self) -> bool {
+        self.closed && self.coordinator.as_ref().is_none_or(|c| c.is_closed())
+    }
+
+    /// True while a turn is active or queued.
+    pub fn has_in_flight_turn(&self) -> bool {
+        self.coordinator
+            .as_ref()
+            .is_some_and(|c| c.has_in_flight_turn())
+    }
+
+    /// The earliest time `on_tick` must run.
+    pub fn next_deadline(&self) -> Option<u64> {
+        [
+            self.connect_deadline,
+            self.requests.next_deadline(),
+            self.devices.next_deadline(),
+            self.coordinator.as_ref().and_then(|c| c.next_deadline()),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// Fires due timers: request timeouts, device-status waits, coordinator graces.
+    pub fn on_tick(&mut self, now: u64) {
+        if self.connect_deadline.is_some_and(|d| d <= now) {
+            self.connect_deadline = None;
+            if self.phase == Phase::Connecting {
+                self.fail_start(SessionError::timeout(
+                    "Timed out waiting for the app-server WebSocket to open",
+                ));
+            }
+        }
+        for pending in self.requests.expired(now) {
+            let error =
+                SessionError::timeout(format!("Timed out waiting for {}", pending.request_id));
+            self.fail_pending(pending, error);
+        }
+        for call in self.devices.expired(now) {
+            self.requests.remove_call(call);
+            let label = self.config.label;
+            self.complete(
+                call,
+                Err(SessionError::timeout(format!(
+                    "Timed out waiting for {label} device status"
+                ))),
+            );
+        }
+        if let Some(c) = self.coordinator.as_mut() {
+            c.on_tick(now);
+        }
+    }
+
+    /// The socket opened: start the session (or, for a management connection, be ready).
+    pub fn on_open(&mut self, now: u64) {
+        if self.closed || self.phase != Phase::Connecting {
+            return;
+        }
+        self.connect_deadline = None;
+        self.start(now);
+    }
+
+    /// The socket failed before opening.
+    pub fn on_transport_error(&mut self, detail: &str) {
+        if self.phase == Phase::Connecting && !self.closed {
+            self.fail_start(SessionError::connection(format!(
+                "App-server WebSocket failed to open: {detail}"
+            )));
+        }
+    }
+
+    /// The socket closed without `close()` being called.
+    pub fn on_transport_closed(&mut self, now: u64) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        if self.phase != Phase::Ready {
+            self.phase = Phase::Failed;
+            for call in std::mem::take(&mut self.init_calls) {
+                let error = SessionError::connection("App-server socket closed");
+                self.complete(call, Err(error));
+            }
+        }
+        self.reject_all(|| SessionError::connection("App-server socket closed"));
+        if let Some(c) = self.coordinator.as_mut() {
+            c.close_transport_dropped(now);
+        }
+    }
+
+    /// `close()`: ends the stream, rejects what is pending, closes the socket. Idempotent.
+    pub fn close(&mut self, now: u64) {
+        if self.closed {
+            return;
+        }
+        self.closed = true;
+        for call in std::mem::take(&mut self.init_calls) {
+            self.complete(call, Err(SessionError::session_closed()));
+        }
+        self.reject_all(|| SessionError::closed("App-server client closed"));
+        if let Some(c) = self.coordinator.as_mut() {
+            c.close(now);
+        }
+        self.effects.push_back(Effect::CloseTransport);
+    }
+
+    /// One frame from the socket (JSON text). Malformed frames are dropped; nothing panics.
+    pub fn on_frame(&mut self, text: &str, now: u64) {
+        if self.closed {
+            return;
+        }
+        // Big device-status snapshots are dropped unparsed when nobody listens or waits.
+        let device_status = self.wants_device_status();
+        if !device_status && peek_frame_type(text).is_some_and(|t| t == "update_device_status") {
+            return;
+        }
+        let Some(frame) = parse_frame_with(text, ParseOptions { device_status }) else {
+            return;
+        };
+        match &frame.body {
+            FrameBody::QueueUpdate(queue) => self.on_queue_update(&frame, queue),
+            FrameBody::ControlRequest(request) => self.on_control_request(&frame, request),
+            FrameBody::ExternalToolCallRequest(request) => self.on_tool_request(&frame, request),
+            FrameBody::DeviceStatus(status) => self.on_device_status(&frame, status),
+            _ => {}
+        }
+        if let Some(c) = self.coordinator.as_mut() {
+            c.handle_frame(&frame, now);
+        }
+        if frame.request_id.is_some() {
+            if let Some(pending) = self.requests.answer(&frame) {
+                self.on_response(pending, &frame, now);
+            }
+        }
+    }
+
+    fn on_response(&mut self, pending: Pending, frame: &ParsedFrame<'_>, now: u64) {
+        match pending.purpose {
+            Purpose::Handshake => self.on_start_response(frame, now),
+            Purpose::DeviceSync(call) => self.on_device_sync(call, frame),
+            Purpose::Call(call, _) if pending.matcher == ResponseMatch::Candidates => {
+                self.effects.push_back(Effect::Candidate {
+                    call,
+                    frame: frame.raw.to_owned(),
+                });
+            }
+            Purpose::Call(call, shape) => {
+                if let ResponseMatch::QueueItem(item) = &pending.matcher {
+                    let removed =
+                        crate::json::Object::parse(frame.raw).and_then(|o| o.bool("success"));
+                    if removed == Some(true) {
+                        // The server dropped the item: its tracked turn will never run.
+                        self.forget_queue_item(item);
+                    }
+                }
+                self.complete(call, shape_response(shape, frame.raw));
+            }
+        }
+    }
+
+    /// Sends a request and registers what its response is for.
+    pub(super) fn request(
+        &mut self,
+        command: &Command,
+        request_id: String,
+        matcher: ResponseMatch,
+        purpose: Purpose,
+        timeout_ms: Option<u64>,
+        now: u64,
+    ) {
+        let timeout = timeout_ms.unwrap_or_else(|| self.request_timeout());
+        self.requests.insert(Pending {
+            request_id,
+            matcher,
+            purpose,
+            deadline: now.saturating_add(timeout),
+        });
+        self.write(command.to_json());
+    }
+
+    pub(super) fn write(&mut self, text: String) {
+        self.effects.push_back(Effect::Write(text));
+    }
+
+    pub(super) fn complete(&mut self, call: CallId, result: Result<String, SessionError>) {
+        self.effects.push_back(Effect::Complete { call, result });
+    }
+
+    fn fail_pending(&mut self, pending: Pending, error: SessionError) {
+        match pending.purpose {
+            Purpose::Handshake => self.fail_start(error),
+            Purpose::Call(call, _) | Purpose::DeviceSync(call) => {
+                self.devices.remove(call);
+                self.complete(call, Err(error));
+            }
+        }
+    }
+
+    fn reject_all(&mut self, error: impl Fn() -> SessionError) {
+        for pending in self.requests.drain() {
+            if let Purpose::Call(call, _) = pending.purpose {
+                self.complete(call, Err(error()));
+            }
+        }
+        let label = self.config.label;
+        for call in self.devices.drain() {
+            self.complete(
+                call,
+                Err(SessionError::closed(format!(
+                    "Session closed while waiting for {label} device status"
+                ))),
+            );
+        }
+    }
+
+    /// Forgets a call's pending request without settling it (the JS side settled it).
+    pub fn cancel_call(&mut self, call: CallId) {
+        self.requests.remove_call(call);
+        self.devices.remove(call);
+    }
+
+    /// `Session is closed` / not yet initialized, for calls that need a running session.
+    pub(super) fn ready_runtime(&self) -> Result<Runtime, SessionError> {
+        if self.closed {
+            return Err(SessionError::session_closed());
+        }
+        match (&self.runtime, self.phase) {
+            (Some(runtime), Phase::Ready) => Ok(runtime.clone()),
+            _ => Err(SessionError::state("Session is not initialized")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,553 @@
+//! Session state machine tests: each drives the sans-IO core with frames as the real app server
+//! sends them and checks the effects.
+
+use super::*;
+use crate::session::options::parse_session_options;
+
+const RUNTIME: &str = r#"{"agent_id":"agent-1","conversation_id":"conv-1"}"#;
+
+fn config(target: Target, options: &str) -> SessionConfig {
+    SessionConfig {
+        label: "app-server",
+        request_timeout_ms: None,
+        options: parse_session_options(options, "createSession").unwrap(),
+        target,
+        nonce: "test".into(),
+    }
+}
+
+fn effects(core: &mut SessionCore) -> Vec<Effect> {
+    std::iter::from_fn(|| core.pop_effect()).collect()
+}
+
+fn writes(effects: &[Effect]) -> Vec<serde_json::Value> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Write(text) => Some(serde_json::from_str(text).unwrap()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn completion(effects: &[Effect], call: CallId) -> Option<Result<String, SessionError>> {
+    effects.iter().find_map(|e| match e {
+        Effect::Complete { call: c, result } if *c == call => Some(result.clone()),
+        _ => None,
+    })
+}
+
+fn start_response(request_id: &str) -> String {
+    format!(
+        r#"{{"type":"runtime_start_response","request_id":"{request_id}","success":true,"runtime":{RUNTIME},"agent":{{"id":"agent-1","model":"openai-compatible/fake-model","tools":["Bash",{{"name":"Read"}}]}},"conversation":{{"id":"conv-1"}},"created":{{"agent":false,"conversation":true}}}}"#
+    )
+}
+
+/// A started session (`createSession("agent-1")`), effects drained.
+fn started(options: &str) -> SessionCore {
+    let mut core = SessionCore::new(config(
+        Target::NewConversation {
+            agent_id: "agent-1".into(),
+        },
+        options,
+    ));
+    core.begin(1, 0);
+    core.on_open(0);
+    let sent = writes(&effects(&mut core));
+    let id = sent[0]["request_id"].as_str().unwrap().to_owned();
+    core.on_frame(&start_response(&id), 1);
+    let done = effects(&mut core);
+    assert!(completion(&done, 1).unwrap().is_ok());
+    core
+}
+
+#[test]
+fn start_sends_runtime_start_and_settles_initialize_with_the_identity() {
+    let mut core = SessionCore::new(config(
+        Target::NewConversation {
+            agent_id: "agent-1".into(),
+        },
+        r#"{"cwd":"/w","permissionMode":"bypassPermissions","skillSources":["bundled","bundled"]}"#,
+    ));
+    core.begin(7, 0);
+    assert!(
+        effects(&mut core).is_empty(),
+        "nothing before the socket opens"
+    );
+    core.on_open(0);
+    let sent = writes(&effects(&mut core));
+    assert_eq!(sent.len(), 1);
+    let start = &sent[0];
+    assert_eq!(start["type"], "runtime_start");
+    assert_eq!(start["agent_id"], "agent-1");
+    assert_eq!(
+        start["create_conversation"],
+        serde_json::json!({"body": {}})
+    );
+    assert_eq!(start["mode"], "unrestricted");
+    assert_eq!(start["cwd"], "/w");
+    assert_eq!(start["skill_sources"], serde_json::json!(["bundled"]));
+    assert_eq!(start["recover_approvals"], false);
+    assert_eq!(start["force_device_status"], true);
+    assert_eq!(start["client_info"]["name"], "@letta-ai/letta-agent-sdk");
+    let id = start["request_id"].as_str().unwrap();
+    assert!(id.starts_with("runtime-start-test-"));
+    core.on_frame(&start_response(id), 5);
+    let result = completion(&effects(&mut core), 7).unwrap().unwrap();
+    let info: serde_json::Value = serde_json::from_str(&result).unwrap();
+    assert_eq!(info["type"], "init");
+    assert_eq!(info["sessionId"], "agent-1:conv-1");
+    assert_eq!(info["model"], "openai-compatible/fake-model");
+    assert_eq!(info["tools"], serde_json::json!(["Bash", "Read"]));
+    assert!(core.is_ready());
+}
+
+#[test]
+fn resuming_a_conversation_looks_up_its_agent_first() {
+    let mut core = SessionCore::new(config(
+        Target::ResumeConversation {
+            conversation_id: "local-conv-3".into(),
+        },
+        "",
+    ));
+    core.begin(1, 0);
+    core.on_open(0);
+    let sent = writes(&effects(&mut core));
+    assert_eq!(sent[0]["type"], "conversation_retrieve");
+    assert_eq!(sent[0]["conversation_id"], "local-conv-3");
+    let id = sent[0]["request_id"].as_str().unwrap();
+    core.on_frame(
+        &format!(r#"{{"type":"conversation_retrieve_response","request_id":"{id}","success":true,"conversation":{{"id":"local-conv-3","agent_id":"agent-9"}}}}"#),
+        1,
+    );
+    let sent = writes(&effects(&mut core));
+    assert_eq!(sent[0]["type"], "runtime_start");
+    assert_eq!(sent[0]["agent_id"], "agent-9");
+    assert_eq!(sent[0]["conversation_id"], "local-conv-3");
+}
+
+#[test]
+fn a_failed_start_settles_initialize_with_the_server_error_and_closes() {
+    let mut core = SessionCore::new(config(
+        Target::ResumeAgent {
+            agent_id: "agent-x".into(),
+        },
+        "",
+    ));
+    core.begin(3, 0);
+    core.on_open(0);
+    let sent = writes(&effects(&mut core));
+    assert_eq!(sent[0]["conversation_id"], "default");
+    let id = sent[0]["request_id"].as_str().unwrap();
+    core.on_frame(
+        &format!(r#"{{"type":"runtime_start_response","request_id":"{id}","success":false,"runtime":null,"error":"Agent not found"}}"#),
+        1,
+    );
+    let done = effects(&mut core);
+    let error = completion(&done, 3).unwrap().unwrap_err();
+    assert_eq!(error.message, "Agent not found");
+    assert!(done.contains(&Effect::CloseTransport));
+    assert!(!core.is_ready());
+}
+
+#[test]
+fn post_start_steps_run_in_order() {
+    let mut core = SessionCore::new(config(
+        Target::CreateAgent {
+            body: serde_json::value::RawValue::from_string(r#"{"model":"m/x"}"#.into()).unwrap(),
+            pin_global: true,
+            memfs: true,
+        },
+        r#"{"dreaming":{"stepCount":3},"model":"p/other","reasoningEffort":"high"}"#,
+    ));
+    core.begin(1, 0);
+    core.on_open(0);
+    let start = writes(&effects(&mut core)).remove(0);
+    assert_eq!(
+        start["create_agent"],
+        serde_json::json!({"body": {"model": "m/x"}, "pin_global": true})
+    );
+    core.on_frame(&start_response(start["request_id"].as_str().unwrap()), 1);
+    let mut order = Vec::new();
+    for (response, _) in [
+        ("enable_memfs_response", ()),
+        ("set_reflection_settings_response", ()),
+        ("update_model_response", ()),
+    ] {
+        let sent = writes(&effects(&mut core));
+        assert_eq!(sent.len(), 1);
+        order.push(sent[0]["type"].as_str().unwrap().to_owned());
+        if sent[0]["type"] == "set_reflection_settings" {
+            assert_eq!(
+                sent[0]["settings"],
+                serde_json::json!({"trigger": "step-count", "step_count": 3})
+            );
+            assert_eq!(sent[0]["scope"], "both");
+        }
+        if sent[0]["type"] == "update_model" {
+            assert_eq!(
+                sent[0]["payload"],
+                serde_json::json!({"model_handle": "p/other", "reasoning_effort": "high"})
+            );
+        }
+        let id = sent[0]["request_id"].as_str().unwrap();
+        core.on_frame(
+            &format!(r#"{{"type":"{response}","request_id":"{id}","success":true,"model_handle":"p/other"}}"#),
+            2,
+        );
+    }
+    assert_eq!(
+        order,
+        ["enable_memfs", "set_reflection_settings", "update_model"]
+    );
+    let info = completion(&effects(&mut core), 1).unwrap().unwrap();
+    assert!(info.contains(r#""model":"p/other""#));
+}
+
+#[test]
+fn send_writes_the_input_and_the_stream_ends_the_turn() {
+    let mut core = started(r#"{"allowedTools":["Bash","Bash"]}"#);
+    core.send(r#""hello""#, Some("otid-1"), 10).unwrap();
+    let input = writes(&effects(&mut core)).remove(0);
+    assert_eq!(input["type"], "input");
+    assert_eq!(
+        input["runtime"],
+        serde_json::from_str::<serde_json::Value>(RUNTIME).unwrap()
+    );
+    let payload = &input["payload"];
+    assert_eq!(payload["kind"], "create_message");
+    assert_eq!(
+        payload["messages"][0],
+        serde_json::json!({"role": "user", "content": "hello", "client_message_id": "otid-1", "otid": "otid-1"})
+    );
+    assert_eq!(
+        payload["client_tool_allowlist"],
+        serde_json::json!(["Bash"])
+    );
+    assert_eq!(payload["exclude_interactive_tools"], true);
+    assert!(core.has_in_flight_turn());
+    let frames = [
+        r#"{"type":"stream_delta","delta":{"id":"m1","message_type":"assistant_message","content":[{"type":"text","text":"Hi"}],"run_id":"run-1","seq_id":1},"runtime":RT}"#,
+        r#"{"type":"stream_delta","delta":{"message_type":"stop_reason","stop_reason":"end_turn","run_id":"run-1","seq_id":2},"runtime":RT}"#,
+        r#"{"type":"turn_finished","turn_id":"t","stop_reason":"end_turn","run_id":"run-1","runtime":RT}"#,
+    ];
+    for frame in frames {
+        core.on_frame(&frame.replace("RT", RUNTIME), 20);
+    }
+    if let Some(deadline) = core.next_deadline() {
+        core.on_tick(deadline);
+    }
+    let messages: Vec<serde_json::Value> = std::iter::from_fn(|| core.pop_message())
+        .map(|m| serde_json::from_str(&m).unwrap())
+        .collect();
+    assert_eq!(messages[0]["type"], "assistant");
+    let result = messages.last().unwrap();
+    assert_eq!(result["type"], "result");
+    assert_eq!(result["success"], true);
+    assert_eq!(result["result"], "Hi");
+    assert!(!core.has_in_flight_turn());
+}
+
+#[test]
+fn send_validates_its_arguments() {
+    let mut core = started("");
+    assert_eq!(
+        core.send(r#""x""#, Some("  "), 0).unwrap_err().message,
+        "send() otid must be a non-empty string"
+    );
+    assert!(core.send("42", None, 0).is_err());
+    assert!(core
+        .send(r#"[{"type":"text","text":"a"}]"#, None, 0)
+        .is_ok());
+    let input = writes(&effects(&mut core)).remove(0);
+    assert!(input["payload"]["messages"][0]["client_message_id"]
+        .as_str()
+        .unwrap()
+        .starts_with("sdk-message-0-"));
+    assert!(input["payload"]["messages"][0].get("otid").is_none());
+}
+
+#[test]
+fn approvals_ask_the_callback_once_and_replays_resend_the_decision() {
+    let mut core = started(r#"{"hasCanUseTool":true}"#);
+    let request = format!(
+        r#"{{"type":"control_request","request_id":"perm-call_1","request":{{"subtype":"can_use_tool","tool_name":"Bash","input":{{"command":"touch x"}},"tool_call_id":"call_1","permission_suggestions":[{{"id":"s","text":"t"}}],"blocked_path":null}},"runtime":{RUNTIME}}}"#
+    );
+    core.on_frame(&request, 1);
+    let asked = effects(&mut core);
+    let Some(Effect::AskApproval {
+        handle,
+        tool_name,
+        input,
+        context,
+    }) = asked.first().cloned()
+    else {
+        panic!("expected an approval request, got {asked:?}");
+    };
+    assert_eq!(tool_name, "Bash");
+    assert_eq!(input, r#"{"command":"touch x"}"#);
+    assert_eq!(
+        context,
+        r#"{"requestId":"perm-call_1","toolCallId":"call_1","permissionSuggestions":[{"id":"s","text":"t"}],"blockedPath":null}"#
+    );
+    core.on_frame(&request, 2);
+    assert!(
+        effects(&mut core).is_empty(),
+        "a replay while the callback runs is ignored"
+    );
+    core.answer_approval(handle, r#"{"behavior":"allow"}"#);
+    let reply = writes(&effects(&mut core)).remove(0);
+    assert_eq!(reply["type"], "input");
+    assert_eq!(
+        reply["payload"],
+        serde_json::json!({"kind": "approval_response", "request_id": "perm-call_1", "decision": {"behavior": "allow", "updated_input": null, "selected_permission_suggestion_ids": []}})
+    );
+    core.on_frame(&request, 3);
+    assert_eq!(
+        writes(&effects(&mut core)).remove(0)["payload"],
+        reply["payload"],
+        "re-sent verbatim"
+    );
+}
+
+#[test]
+fn requests_time_out_with_a_typed_error() {
+    let mut core = started("");
+    core.send_command(
+        4,
+        r#"{"type":"no_such_command"}"#,
+        Some("no_such_command_response"),
+        false,
+        Some(500),
+        100,
+    );
+    let sent = writes(&effects(&mut core)).remove(0);
+    let id = sent["request_id"].as_str().unwrap().to_owned();
+    assert!(id.starts_with("no_such_command-test-"));
+    assert_eq!(core.next_deadline(), Some(600));
+    core.on_tick(599);
+    assert!(completion(&effects(&mut core), 4).is_none());
+    core.on_tick(600);
+    let error = completion(&effects(&mut core), 4).unwrap().unwrap_err();
+    assert_eq!(error.code, "timeout");
+    assert_eq!(error.name, "LettaTimeoutError");
+    assert_eq!(error.message, format!("Timed out waiting for {id}"));
+}
+
+#[test]
+fn send_command_keeps_a_caller_request_id_and_matches_the_response_type() {
+    let mut core = started("");
+    core.send_command(
+        2,
+        r#"{"type":"list_models","request_id":"mine","force":true}"#,
+        Some("list_models_response"),
+        false,
+        None,
+        0,
+    );
+    assert_eq!(
+        writes(&effects(&mut core))[0],
+        serde_json::json!({"type": "list_models", "request_id": "mine", "force": true})
+    );
+    core.on_frame(r#"{"type":"other","request_id":"mine"}"#, 1);
+    assert!(
+        completion(&effects(&mut core), 2).is_none(),
+        "another type echoing the id is ignored"
+    );
+    core.on_frame(
+        r#"{"type":"list_models_response","request_id":"mine","success":true,"entries":[]}"#,
+        2,
+    );
+    assert!(completion(&effects(&mut core), 2)
+        .unwrap()
+        .unwrap()
+        .contains("list_models_response"));
+}
+
+#[test]
+fn losing_the_transport_mid_turn_ends_the_turn_and_closes_the_session() {
+    let mut core = started("");
+    core.send(r#""hi""#, None, 0).unwrap();
+    core.list_models(9, 0);
+    effects(&mut core);
+    core.on_transport_closed(50);
+    let done = effects(&mut core);
+    assert_eq!(
+        completion(&done, 9).unwrap().unwrap_err().message,
+        "App-server socket closed"
+    );
+    let messages: Vec<serde_json::Value> = std::iter::from_fn(|| core.pop_message())
+        .map(|m| serde_json::from_str(&m).unwrap())
+        .collect();
+    assert_eq!(messages.len(), 2);
+    assert_eq!(messages[0]["type"], "error");
+    assert_eq!(messages[0]["errorCode"], "stream_closed");
+    assert_eq!(messages[1]["type"], "result");
+    assert_eq!(messages[1]["stopReason"], "stream_closed");
+    assert_eq!(messages[1]["recoverable"], true);
+    assert!(core.stream_ended());
+    assert_eq!(
+        core.send(r#""again""#, None, 60).unwrap_err().message,
+        "Session is closed"
+    );
+}
+
+#[test]
+fn device_status_frames_are_skipped_unless_someone_listens() {
+    let mut core = started("");
+    let status = format!(
+        r#"{{"type":"update_device_status","device_status":{{"is_online":true,"is_processing":false,"current_permission_mode":"standard","current_working_directory":"/w"}},"runtime":{RUNTIME}}}"#
+    );
+    core.on_frame(&status, 1);
+    assert!(effects(&mut core).is_empty());
+    core.set_device_status_listening(true);
+    core.on_frame(&status, 2);
+    let Some(Effect::DeviceStatus(json)) = effects(&mut core).pop() else {
+        panic!("expected a device status")
+    };
+    assert!(json.contains(r#""isOnline":true"#));
+    assert!(json.contains(r#""workingDirectory":"/w""#));
+}
+
+#[test]
+fn get_device_status_needs_the_sync_and_a_fresh_status() {
+    let mut core = started("");
+    core.get_device_status(5, r#"{"timeoutMs":1000}"#, 0);
+    let sync = writes(&effects(&mut core)).remove(0);
+    assert_eq!(sync["type"], "sync");
+    assert_eq!(sync["force_device_status"], true);
+    let id = sync["request_id"].as_str().unwrap().to_owned();
+    core.on_frame(
+        &format!(r#"{{"type":"sync_response","request_id":"{id}","success":true}}"#),
+        1,
+    );
+    assert!(
+        completion(&effects(&mut core), 5).is_none(),
+        "no status yet"
+    );
+    core.on_frame(
+        &format!(r#"{{"type":"update_device_status","device_status":{{"is_online":true,"is_processing":true,"current_working_directory":null}},"runtime":{RUNTIME}}}"#),
+        2,
+    );
+    let status = completion(&effects(&mut core), 5).unwrap().unwrap();
+    assert!(status.contains(r#""isProcessing":true"#));
+
+    core.get_device_status(6, "{}", 10);
+    effects(&mut core);
+    core.on_tick(30_010);
+    let error = completion(&effects(&mut core), 6).unwrap().unwrap_err();
+    assert_eq!(
+        error.message,
+        "Timed out waiting for app-server device status"
+    );
+    core.on_tick(40_000);
+    assert!(completion(&effects(&mut core), 6).is_none(), "settled once");
+}
+
+#[test]
+fn sdk_hosted_tools_run_in_the_caller_and_unknown_ones_are_refused() {
+    let mut core = started(
+        r#"{"tools":[{"name":"lookup","description":"d","parameters":{"type":"object"}}]}"#,
+    );
+    core.on_frame(
+        &format!(r#"{{"type":"external_tool_call_request","request_id":"x-1","tool_call_id":"c1","tool_name":"nope","input":{{}},"runtime":{RUNTIME}}}"#),
+        1,
+    );
+    assert_eq!(
+        writes(&effects(&mut core))[0],
+        serde_json::json!({"type": "external_tool_call_response", "request_id": "x-1", "error": "Unknown external tool: nope"})
+    );
+    core.on_frame(
+        &format!(r#"{{"type":"external_tool_call_request","request_id":"x-2","tool_call_id":"c2","tool_name":"lookup","input":{{"q":1}},"runtime":{RUNTIME}}}"#),
+        2,
+    );
+    let Some(Effect::RunTool {
+        handle,
+        tool_call_id,
+        input,
+        ..
+    }) = effects(&mut core).pop()
+    else {
+        panic!()
+    };
+    assert_eq!(
+        (tool_call_id.as_str(), input.as_str()),
+        ("c2", r#"{"q":1}"#)
+    );
+    core.finish_tool(
+        handle,
+        r#"{"result":{"content":[{"type":"text","text":"42","extra":1}],"isError":true}}"#,
+    );
+    assert_eq!(
+        writes(&effects(&mut core))[0],
+        serde_json::json!({"type": "external_tool_call_response", "request_id": "x-2", "result": {"content": [{"type": "text", "text": "42"}], "is_error": true}})
+    );
+}
+
+#[test]
+fn malformed_frames_are_dropped_without_harm() {
+    let mut core = started("");
+    for frame in [
+        "",
+        "nope",
+        "[]",
+        "42",
+        "null",
+        r#"{"type":"stream_delta","delta":[]}"#,
+        r#"{"type":5}"#,
+        "{\"type\":\"stream_delta\"",
+        r#"{"type":"control_request","request":"x"}"#,
+    ] {
+        core.on_frame(frame, 1);
+    }
+    assert!(effects(&mut core).is_empty());
+    assert!(core.pop_message().is_none());
+    assert!(core.is_ready());
+}
+
+#[test]
+fn a_management_connection_is_ready_on_open_and_checks_success() {
+    let mut core = SessionCore::new(config(Target::Management, ""));
+    core.begin(1, 0);
+    core.on_open(0);
+    assert!(completion(&effects(&mut core), 1).unwrap().is_ok());
+    core.management(
+        2,
+        "agent_list",
+        r#"{"query":{"limit":5}}"#,
+        "Failed to list agents",
+        0,
+    );
+    let sent = writes(&effects(&mut core)).remove(0);
+    assert_eq!(sent["type"], "agent_list");
+    assert_eq!(sent["query"], serde_json::json!({"limit": 5}));
+    let id = sent["request_id"].as_str().unwrap();
+    core.on_frame(
+        &format!(r#"{{"type":"agent_list_response","request_id":"{id}","success":false}}"#),
+        1,
+    );
+    assert_eq!(
+        completion(&effects(&mut core), 2)
+            .unwrap()
+            .unwrap_err()
+            .message,
+        "Failed to list agents"
+    );
+}
+
+#[test]
+fn close_rejects_pending_calls_and_is_idempotent() {
+    let mut core = started("");
+    core.list_messages(3, "{}", 0);
+    effects(&mut core);
+    core.close(1);
+    let done = effects(&mut core);
+    assert_eq!(
+        completion(&done, 3).unwrap().unwrap_err().message,
+        "App-server client closed"
+    );
+    assert!(done.contains(&Effect::CloseTransport));
+    core.close(2);
+    assert!(effects(&mut core).is_empty());
+    assert!(core.stream_ended());
+}

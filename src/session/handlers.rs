@@ -1,0 +1,286 @@
+//! Frames the session answers itself (spec §3.6): `can_use_tool` control requests, SDK-hosted
+//! tool calls (`external_tool_call_request`) and device status snapshots.
+
+use super::approvals::{ApprovalKey, Disposition};
+use super::core::{Effect, SessionCore};
+use super::error::SessionError;
+use super::requests::CallId;
+use crate::json::{Object, ObjectWriter, Value};
+use crate::protocol::commands::{
+    ApprovalDecision, ApprovalResponse, Command, ExternalToolCallResponse, ExternalToolContent,
+    ExternalToolResult, Input, InputPayload,
+};
+use crate::protocol::device_status::DeviceStatusFrame;
+use crate::protocol::frames::{
+    ControlRequestFrame, ExternalToolCallRequestFrame, ParsedFrame, QueueUpdateFrame,
+};
+use crate::protocol::runtime::Runtime;
+
+impl SessionCore {
+    /// The runtime a frame addresses, if it is this session's (frames without scope are ours).
+    fn frame_runtime(&self, frame: &ParsedFrame<'_>) -> Option<Runtime> {
+        let runtime = self.runtime.as_ref()?;
+        frame
+            .scope
+            .matches(runtime)
+            .then(|| frame.scope.runtime().unwrap_or_else(|| runtime.clone()))
+    }
+
+    /// `update_queue`: remembers which item carries which of our messages, and forgets the
+    /// tracked turns of items the server cancelled (they will never run).
+    pub(super) fn on_queue_update(
+        &mut self,
+        frame: &ParsedFrame<'_>,
+        queue: &QueueUpdateFrame<'_>,
+    ) {
+        if self.frame_runtime(frame).is_none() {
+            return;
+        }
+        self.queue_items = queue
+            .queue
+            .iter()
+            .filter_map(|item| {
+                Some((
+                    item.id.to_string(),
+                    item.client_message_id.as_deref()?.to_owned(),
+                ))
+            })
+            .collect();
+        for removed in &queue.removed {
+            if removed.disposition.as_deref() == Some("cancelled") {
+                if let (Some(id), Some(c)) = (
+                    removed.client_message_id.as_deref(),
+                    self.coordinator.as_mut(),
+                ) {
+                    c.remove_tracked_turn(id);
+                }
+            }
+        }
+    }
+
+    /// `removeQueuedMessage` succeeded: the item's tracked turn will never run.
+    pub(super) fn forget_queue_item(&mut self, item_id: &str) {
+        let Some(index) = self.queue_items.iter().position(|(id, _)| id == item_id) else {
+            return;
+        };
+        let (_, client_message_id) = self.queue_items.remove(index);
+        if let Some(c) = self.coordinator.as_mut() {
+            c.remove_tracked_turn(&client_message_id);
+        }
+    }
+
+    pub(super) fn on_control_request(
+        &mut self,
+        frame: &ParsedFrame<'_>,
+        request: &ControlRequestFrame<'_>,
+    ) {
+        if request.subtype.as_deref() != Some("can_use_tool") {
+            return;
+        }
+        let (Some(runtime), Some(request_id)) =
+            (self.frame_runtime(frame), frame.request_id.as_deref())
+        else {
+            return;
+        };
+        let tool_name = request.tool_name.as_deref().unwrap_or("unknown").to_owned();
+        let key = ApprovalKey {
+            agent_id: runtime.agent_id.clone(),
+            conversation_id: runtime.conversation_id.clone(),
+            request_id: request_id.to_owned(),
+        };
+        let options = &self.config.options;
+        let disposition = self.approvals.dispose(
+            key,
+            &tool_name,
+            options.mode == "unrestricted",
+            options.has_can_use_tool,
+        );
+        match disposition {
+            Disposition::Ignore => {}
+            Disposition::Resend(decision) | Disposition::Decide(decision) => {
+                self.send_decision(runtime, request_id.to_owned(), decision);
+            }
+            Disposition::Ask { handle } => {
+                let mut context = ObjectWriter::new();
+                context.string("requestId", request_id);
+                if let Some(id) = &request.tool_call_id {
+                    context.string("toolCallId", id);
+                }
+                if let Some(raw) = request.permission_suggestions {
+                    context.raw("permissionSuggestions", raw.get());
+                }
+                match &request.blocked_path {
+                    Value::String(path) => {
+                        context.string("blockedPath", path);
+                    }
+                    Value::Null => {
+                        context.raw("blockedPath", "null");
+                    }
+                    _ => {}
+                }
+                if let Some(raw) = request.diffs {
+                    context.raw("diffs", raw.get());
+                }
+                self.effects.push_back(Effect::AskApproval {
+                    handle,
+                    tool_name,
+                    input: request.input.map_or("{}", |raw| raw.get()).to_owned(),
+                    context: context.finish(),
+                });
+            }
+        }
+    }
+
+    /// The `canUseTool` callback answered (`response_json`: its return value, or
+    /// `{behavior:"deny", message}` built from a thrown error).
+    pub fn answer_approval(&mut self, handle: u64, response_json: &str) {
+        if self.closed {
+            return;
+        }
+        if let Some((key, decision)) = self.approvals.answer(handle, response_json) {
+            let runtime = Runtime {
+                agent_id: key.agent_id,
+                conversation_id: key.conversation_id,
+            };
+            self.send_decision(runtime, key.request_id, decision);
+        }
+    }
+
+    fn send_decision(&mut self, runtime: Runtime, request_id: String, decision: ApprovalDecision) {
+        let command = Command::Input(Input {
+            request_id: None,
+            runtime,
+            payload: InputPayload::ApprovalResponse(ApprovalResponse {
+                request_id,
+                decision,
+            }),
+        });
+        self.write(command.to_json());
+    }
+
+    pub(super) fn on_tool_request(
+        &mut self,
+        frame: &ParsedFrame<'_>,
+        request: &ExternalToolCallRequestFrame<'_>,
+    ) {
+        if self.frame_runtime(frame).is_none() {
+            return;
+        }
+        let Some(request_id) = frame.request_id.as_deref() else {
+            return;
+        };
+        let tool_name = request.tool_name.as_deref().unwrap_or("");
+        if !self
+            .config
+            .options
+            .tools
+            .iter()
+            .any(|t| t.name == tool_name)
+        {
+            let error = format!("Unknown external tool: {tool_name}");
+            return self.send_tool_response(request_id.to_owned(), None, Some(error));
+        }
+        self.next_tool_handle += 1;
+        let handle = self.next_tool_handle;
+        self.tool_calls.push((handle, request_id.to_owned()));
+        self.effects.push_back(Effect::RunTool {
+            handle,
+            tool_call_id: request.tool_call_id.as_deref().unwrap_or("").to_owned(),
+            tool_name: tool_name.to_owned(),
+            input: request.input.map_or("{}", |raw| raw.get()).to_owned(),
+        });
+    }
+
+    /// A tool's `execute` settled: `outcome_json` is `{"result": {content, isError?}}` or
+    /// `{"error": "<message>"}`.
+    pub fn finish_tool(&mut self, handle: u64, outcome_json: &str) {
+        let Some(index) = self.tool_calls.iter().position(|(h, _)| *h == handle) else {
+            return;
+        };
+        let (_, request_id) = self.tool_calls.remove(index);
+        if self.closed {
+            return;
+        }
+        let outcome = Object::parse(outcome_json).unwrap_or_default();
+        match outcome.object("result") {
+            Some(result) => {
+                let content = result
+                    .array("content")
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter_map(Object::from_raw)
+                    .map(|part| ExternalToolContent {
+                        content_type: part
+                            .str("type")
+                            .map_or_else(|| "text".to_owned(), |t| t.into_owned()),
+                        text: part.str("text").map(|t| t.into_owned()),
+                        data: part.str("data").map(|d| d.into_owned()),
+                        mime_type: part.str("mimeType").map(|m| m.into_owned()),
+                    })
+                    .collect();
+                let is_error = (result.bool("isError") == Some(true)).then_some(true);
+                let result = ExternalToolResult { content, is_error };
+                self.send_tool_response(request_id, Some(result), None);
+            }
+            None => {
+                let error = outcome
+                    .str("error")
+                    .map_or_else(|| "External tool failed".to_owned(), |e| e.into_owned());
+                self.send_tool_response(request_id, None, Some(error));
+            }
+        }
+    }
+
+    fn send_tool_response(
+        &mut self,
+        request_id: String,
+        result: Option<ExternalToolResult>,
+        error: Option<String>,
+    ) {
+        let command = Command::ExternalToolCallResponse(ExternalToolCallResponse {
+            request_id,
+            result,
+            error,
+        });
+        self.write(command.to_json());
+    }
+
+    pub(super) fn on_device_status(
+        &mut self,
+        frame: &ParsedFrame<'_>,
+        status: &DeviceStatusFrame<'_>,
+    ) {
+        if self.frame_runtime(frame).is_none() {
+            return;
+        }
+        let Some(projected) = status.project() else {
+            return;
+        };
+        let json = serde_json::to_string(&projected).unwrap_or_default();
+        for (call, status) in self.devices.on_status(&json) {
+            self.complete(call, Ok(status));
+        }
+        if self.device_listening {
+            self.effects.push_back(Effect::DeviceStatus(json));
+        }
+    }
+
+    pub(super) fn on_device_sync(&mut self, call: CallId, frame: &ParsedFrame<'_>) {
+        let response = Object::parse(frame.raw).unwrap_or_default();
+        if response.bool("success") != Some(true) {
+            self.devices.remove(call);
+            let error = response.str("error").filter(|e| !e.is_empty());
+            let message = error.as_deref().unwrap_or("Failed to sync device status");
+            return self.complete(call, Err(SessionError::request_failed(message)));
+        }
+        for (call, status) in self.devices.on_synced(call) {
+            self.complete(call, Ok(status));
+        }
+    }
+
+    /// Whether `onDeviceStatus` listeners exist (device status frames are parsed only then, or
+    /// while a `getDeviceStatus()` call waits).
+    pub fn set_device_status_listening(&mut self, listening: bool) {
+        self.device_listening = listening;
+    }
+}

@@ -1,0 +1,341 @@
+//! The start sequence (spec §3.4): `conversation_retrieve` (resuming a conversation id), then
+//! `runtime_start`, then — in order, each only when asked for — `enable_memfs`,
+//! `set_reflection_settings` and `update_model`. Only then is the session initialized.
+
+use super::coordinator::{CoordinatorConfig, TurnCoordinator};
+use super::core::{Phase, SessionCore, Target};
+use super::error::SessionError;
+use super::requests::{Purpose, ResponseMatch};
+use super::responses::check_success;
+use crate::json::{Object, ObjectWriter, Value};
+use crate::protocol::commands::{
+    Command, ConversationRef, CreateAgent, CreateConversation, ExternalToolGroup, ModelPayload,
+    ReflectionSettings, RuntimeStart, SetReflectionSettings, UpdateModel,
+};
+use crate::protocol::commands_management::AgentRef;
+use crate::protocol::frames::ParsedFrame;
+use crate::protocol::runtime::Runtime;
+
+/// `enable_memfs` can take a while (it initializes a git repository).
+const ENABLE_MEMFS_TIMEOUT_MS: u64 = 180_000;
+
+impl SessionCore {
+    /// First step once the socket is open.
+    pub(super) fn start(&mut self, now: u64) {
+        match &self.config.target {
+            Target::Management => self.finish_start(),
+            Target::ResumeConversation { conversation_id } => {
+                let request_id = self.ids.next("conversation-retrieve");
+                let command = Command::ConversationRetrieve(ConversationRef {
+                    request_id: request_id.clone(),
+                    conversation_id: conversation_id.clone(),
+                });
+                self.phase = Phase::Retrieving;
+                self.step(
+                    &command,
+                    request_id,
+                    "conversation_retrieve_response",
+                    None,
+                    now,
+                );
+            }
+            _ => self.send_runtime_start(now),
+        }
+    }
+
+    fn step(
+        &mut self,
+        command: &Command,
+        request_id: String,
+        response: &str,
+        timeout: Option<u64>,
+        now: u64,
+    ) {
+        self.request(
+            command,
+            request_id,
+            ResponseMatch::Type(response.to_owned()),
+            Purpose::Handshake,
+            timeout,
+            now,
+        );
+    }
+
+    fn send_runtime_start(&mut self, now: u64) {
+        let request_id = self.ids.next("runtime-start");
+        let options = &self.config.options;
+        let mut start = RuntimeStart::new(request_id.clone(), options.mode);
+        start.cwd = options.cwd.clone();
+        start.stateless = options.stateless.then_some(true);
+        start.skill_sources = options.skill_sources.clone();
+        if !options.tools.is_empty() {
+            start.external_tools = Some(vec![ExternalToolGroup {
+                tools: options.tools.clone(),
+            }]);
+        }
+        match &self.config.target {
+            Target::CreateAgent {
+                body,
+                pin_global,
+                memfs,
+            } => {
+                start.create_agent = Some(CreateAgent {
+                    body: body.clone(),
+                    pin_global: *pin_global,
+                    memfs: (!memfs).then_some(false),
+                });
+                start.create_conversation = Some(CreateConversation::default());
+            }
+            Target::NewConversation { agent_id } => {
+                start.agent_id = Some(agent_id.clone());
+                start.create_conversation = Some(CreateConversation::default());
+            }
+            Target::ResumeAgent { agent_id } => {
+                start.agent_id = Some(agent_id.clone());
+                start.conversation_id = Some(String::from("default"));
+            }
+            Target::ResumeConversation { conversation_id } => {
+                start.agent_id = self.resolved_agent.clone();
+                start.conversation_id = Some(conversation_id.clone());
+            }
+            Target::Management => {}
+        }
+        self.phase = Phase::Starting;
+        self.step(
+            &Command::RuntimeStart(start),
+            request_id,
+            "runtime_start_response",
+            None,
+            now,
+        );
+    }
+
+    /// A response to the current start step.
+    pub(super) fn on_start_response(&mut self, frame: &ParsedFrame<'_>, now: u64) {
+        let Some(response) = Object::parse(frame.raw) else {
+            return self.fail_start(SessionError::request_failed(
+                "Invalid response from runtime",
+            ));
+        };
+        let result = match self.phase {
+            Phase::Retrieving => self.on_retrieved(&response, now),
+            Phase::Starting => self.on_started(&response, now),
+            Phase::EnablingMemfs => {
+                check_success(&response, "Failed to enable memfs").map(|()| self.after_memfs(now))
+            }
+            Phase::Reflecting => check_success(&response, "Failed to set reflection settings")
+                .map(|()| self.after_reflection(now)),
+            Phase::UpdatingModel => check_success(&response, "Failed to update model").map(|()| {
+                if let Some(handle) = response.str("model_handle").filter(|h| !h.is_empty()) {
+                    self.model = handle.into_owned();
+                }
+                self.finish_start();
+            }),
+            _ => Ok(()),
+        };
+        if let Err(error) = result {
+            self.fail_start(error);
+        }
+    }
+
+    fn on_retrieved(&mut self, response: &Object<'_>, now: u64) -> Result<(), SessionError> {
+        let conversation_id = match &self.config.target {
+            Target::ResumeConversation { conversation_id } => conversation_id.clone(),
+            _ => String::new(),
+        };
+        let failure =
+            || {
+                let error = response.str("error").filter(|e| !e.is_empty());
+                SessionError::request_failed(error.map(|e| e.into_owned()).unwrap_or_else(|| {
+                    format!("Failed to retrieve conversation {conversation_id}")
+                }))
+            };
+        if response.bool("success") != Some(true) {
+            return Err(failure());
+        }
+        let agent = response
+            .object("conversation")
+            .and_then(|c| c.str("agent_id"))
+            .ok_or_else(failure)?;
+        self.resolved_agent = Some(agent.into_owned());
+        self.send_runtime_start(now);
+        Ok(())
+    }
+
+    fn on_started(&mut self, response: &Object<'_>, now: u64) -> Result<(), SessionError> {
+        let runtime = response.object("runtime").and_then(|r| {
+            let conversation_id = r.str("conversation_id")?.into_owned();
+            let agent_id = r.str("agent_id").map(|a| a.into_owned());
+            Some(Runtime {
+                agent_id,
+                conversation_id,
+            })
+        });
+        let (true, Some(runtime)) = (response.bool("success") == Some(true), runtime) else {
+            let error = response.str("error").filter(|e| !e.is_empty());
+            return Err(SessionError::request_failed(
+                error
+                    .as_deref()
+                    .unwrap_or("Failed to start app-server runtime"),
+            ));
+        };
+        let agent = response.object("agent");
+        let conversation = response.object("conversation");
+        self.model = [&agent, &conversation]
+            .into_iter()
+            .flatten()
+            .find_map(|o| o.str("model").filter(|m| !m.is_empty()))
+            .map(|m| m.into_owned())
+            .unwrap_or_default();
+        self.tools = agent
+            .as_ref()
+            .and_then(|a| a.array("tools"))
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|raw| match Value::classify(raw) {
+                Value::String(name) => Some(name.into_owned()),
+                Value::Object(_) => Object::from_raw(raw)?.str("name").map(|n| n.into_owned()),
+                _ => None,
+            })
+            .chain(self.config.options.tools.iter().map(|t| t.name.clone()))
+            .collect();
+        let options = &self.config.options;
+        let coordinator = CoordinatorConfig {
+            label: self.config.label.to_owned(),
+            request_timeout_ms: self.config.request_timeout_ms,
+            auto_handles_tool_approvals: options.has_can_use_tool || options.mode == "unrestricted",
+        };
+        self.coordinator = Some(TurnCoordinator::new(coordinator, runtime.clone()));
+        self.runtime = Some(runtime);
+        match &self.config.target {
+            Target::CreateAgent { memfs: true, .. } => {
+                let agent_id = self
+                    .runtime
+                    .as_ref()
+                    .and_then(|r| r.agent_id.clone())
+                    .unwrap_or_default();
+                let request_id = self.ids.next("enable-memfs");
+                let command = Command::EnableMemfs(AgentRef {
+                    request_id: request_id.clone(),
+                    agent_id,
+                });
+                self.phase = Phase::EnablingMemfs;
+                self.step(
+                    &command,
+                    request_id,
+                    "enable_memfs_response",
+                    Some(ENABLE_MEMFS_TIMEOUT_MS),
+                    now,
+                );
+            }
+            _ => self.after_memfs(now),
+        }
+        Ok(())
+    }
+
+    fn after_memfs(&mut self, now: u64) {
+        let options = &self.config.options;
+        match (&options.dreaming, options.stateless, self.runtime.clone()) {
+            (Some(dreaming), false, Some(runtime)) => {
+                let request_id = self.ids.next("set-reflection-settings");
+                let command = Command::SetReflectionSettings(SetReflectionSettings {
+                    request_id: request_id.clone(),
+                    runtime,
+                    settings: ReflectionSettings {
+                        trigger: dreaming.trigger.clone(),
+                        step_count: dreaming.step_count,
+                    },
+                    scope: "both",
+                });
+                self.phase = Phase::Reflecting;
+                self.step(
+                    &command,
+                    request_id,
+                    "set_reflection_settings_response",
+                    None,
+                    now,
+                );
+            }
+            _ => self.after_reflection(now),
+        }
+    }
+
+    fn after_reflection(&mut self, now: u64) {
+        let options = &self.config.options;
+        let wants_model = options.model.is_some() || options.reasoning_effort.is_some();
+        match (wants_model, self.runtime.clone()) {
+            (true, Some(runtime)) => {
+                let request_id = self.ids.next("update-model");
+                let mut payload = options
+                    .model
+                    .as_deref()
+                    .map(ModelPayload::from_model)
+                    .unwrap_or_default();
+                payload.reasoning_effort = options.reasoning_effort.clone();
+                let command = Command::UpdateModel(UpdateModel {
+                    request_id: request_id.clone(),
+                    runtime,
+                    payload,
+                });
+                self.phase = Phase::UpdatingModel;
+                self.step(&command, request_id, "update_model_response", None, now);
+            }
+            _ => self.finish_start(),
+        }
+    }
+
+    fn finish_start(&mut self) {
+        self.phase = Phase::Ready;
+        let info = self.init_info();
+        for call in std::mem::take(&mut self.init_calls) {
+            self.complete(call, Ok(info.clone()));
+        }
+    }
+
+    /// The start failed: settle `initialize()` with the error and drop the connection.
+    pub(super) fn fail_start(&mut self, error: SessionError) {
+        if matches!(self.phase, Phase::Ready | Phase::Failed) {
+            return;
+        }
+        self.phase = Phase::Failed;
+        for call in std::mem::take(&mut self.init_calls) {
+            self.complete(call, Err(error.clone()));
+        }
+        self.effects.push_back(super::core::Effect::CloseTransport);
+    }
+
+    /// `SDKInitMessage`-like identity: `{type:"init", agentId, sessionId, conversationId, model,
+    /// tools?, skillSources?}`.
+    pub fn init_info(&self) -> String {
+        let mut out = ObjectWriter::new();
+        out.string("type", "init");
+        let (agent, conversation) = match &self.runtime {
+            Some(r) => (r.agent_id.as_deref(), r.conversation_id.as_str()),
+            None => (None, ""),
+        };
+        match agent {
+            Some(a) => out.string("agentId", a),
+            None => out.raw("agentId", "null"),
+        };
+        let session_id = match agent {
+            Some(a) => format!("{a}:{conversation}"),
+            None => conversation.to_owned(),
+        };
+        out.string("sessionId", &session_id)
+            .string("conversationId", conversation)
+            .string("model", &self.model);
+        if !self.tools.is_empty() {
+            out.raw(
+                "tools",
+                &serde_json::to_string(&self.tools).unwrap_or_default(),
+            );
+        }
+        if let Some(sources) = &self.config.options.skill_sources {
+            out.raw(
+                "skillSources",
+                &serde_json::to_string(sources).unwrap_or_default(),
+            );
+        }
+        out.finish()
+    }
+}

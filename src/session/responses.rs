@@ -1,0 +1,166 @@
+//! Turning a response frame into the result of an API call (spec §3.5, §3.12): results are
+//! JSON text assembled from raw slices of the frame, so big payloads (message pages, model
+//! catalogs) are never re-serialized.
+
+use super::error::SessionError;
+use super::requests::Shape;
+use crate::json::{Object, ObjectWriter, Value};
+
+/// The call's result for a response frame of the given shape.
+pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionError> {
+    let frame = Object::parse(frame_text)
+        .ok_or_else(|| SessionError::request_failed("Invalid response frame from runtime"))?;
+    match shape {
+        Shape::Frame => Ok(frame_text.to_owned()),
+        Shape::Checked(what) => {
+            check_success(&frame, what)?;
+            Ok(frame_text.to_owned())
+        }
+        Shape::Abort => Ok(String::from("null")),
+        Shape::ListMessages => {
+            check_success(&frame, "listMessages failed")?;
+            let mut out = ObjectWriter::new();
+            out.raw("messages", frame.raw("messages").map_or("[]", |r| r.get()));
+            copy_first(
+                &mut out,
+                &frame,
+                "nextBefore",
+                &["nextBefore", "next_before"],
+            );
+            copy_first(&mut out, &frame, "hasMore", &["hasMore", "has_more"]);
+            Ok(out.finish())
+        }
+        Shape::ListModels => {
+            check_success(&frame, "Failed to list models")?;
+            let mut out = ObjectWriter::new();
+            out.raw("entries", frame.raw("entries").map_or("[]", |r| r.get()));
+            copy_first(&mut out, &frame, "availableHandles", &["available_handles"]);
+            copy_first(
+                &mut out,
+                &frame,
+                "byokProviderAliases",
+                &["byok_provider_aliases"],
+            );
+            Ok(out.finish())
+        }
+        Shape::UpdateModel => {
+            check_success(&frame, "Failed to update model")?;
+            let mut out = ObjectWriter::new();
+            copy_first(&mut out, &frame, "appliedTo", &["applied_to"]);
+            copy_first(&mut out, &frame, "modelId", &["model_id"]);
+            copy_first(&mut out, &frame, "modelHandle", &["model_handle"]);
+            copy_first(&mut out, &frame, "modelSettings", &["model_settings"]);
+            Ok(out.finish())
+        }
+        Shape::RemoveQueueItem => {
+            let Value::Bool(removed) = frame.get("success") else {
+                return Err(SessionError::request_failed(
+                    "Invalid remove_queue_item_response from runtime",
+                ));
+            };
+            let mut out = ObjectWriter::new();
+            out.string("itemId", frame.str("item_id").as_deref().unwrap_or(""))
+                .bool("removed", removed);
+            Ok(out.finish())
+        }
+        Shape::RecoverApprovals => {
+            let mut out = ObjectWriter::new();
+            if frame.bool("success") == Some(true) {
+                out.bool("recovered", true).bool("unsupported", false);
+            } else {
+                let detail = frame.str("error").unwrap_or(std::borrow::Cow::Borrowed(
+                    "Failed to recover pending approvals",
+                ));
+                out.bool("recovered", false)
+                    .bool("unsupported", false)
+                    .string("detail", &detail);
+            }
+            Ok(out.finish())
+        }
+    }
+}
+
+/// `success: false` → the frame's `error`, else the fallback text.
+pub fn check_success(frame: &Object<'_>, fallback: &str) -> Result<(), SessionError> {
+    if frame.bool("success") == Some(false) {
+        let error = frame.str("error").filter(|e| !e.is_empty());
+        return Err(SessionError::request_failed(
+            error.as_deref().unwrap_or(fallback),
+        ));
+    }
+    Ok(())
+}
+
+/// Copies the first present, non-null member of `from` into `out` as `to`.
+fn copy_first(out: &mut ObjectWriter, frame: &Object<'_>, to: &str, from: &[&str]) {
+    if let Some(raw) = from
+        .iter()
+        .filter_map(|k| frame.raw(k))
+        .find(|raw| raw.get() != "null")
+    {
+        out.raw(to, raw.get());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_messages_accepts_both_cursor_spellings() {
+        let frame = r#"{"type":"conversation_messages_list_response","request_id":"r","success":true,"messages":[{"id":"m"}],"next_before":"m","has_more":false}"#;
+        assert_eq!(
+            shape_response(Shape::ListMessages, frame).unwrap(),
+            r#"{"messages":[{"id":"m"}],"nextBefore":"m","hasMore":false}"#
+        );
+        let camel = r#"{"success":true,"messages":[],"nextBefore":null,"hasMore":true}"#;
+        assert_eq!(
+            shape_response(Shape::ListMessages, camel).unwrap(),
+            r#"{"messages":[],"hasMore":true}"#
+        );
+    }
+
+    #[test]
+    fn failures_carry_the_server_error_or_a_fallback() {
+        let err = shape_response(Shape::ListMessages, r#"{"success":false}"#).unwrap_err();
+        assert_eq!(err.message, "listMessages failed");
+        let err =
+            shape_response(Shape::UpdateModel, r#"{"success":false,"error":"nope"}"#).unwrap_err();
+        assert_eq!(err.message, "nope");
+        assert_eq!(err.code, "request_failed");
+    }
+
+    #[test]
+    fn remove_queue_item_needs_a_boolean_success() {
+        assert_eq!(
+            shape_response(
+                Shape::RemoveQueueItem,
+                r#"{"item_id":"q-1","success":true}"#
+            )
+            .unwrap(),
+            r#"{"itemId":"q-1","removed":true}"#
+        );
+        let err = shape_response(Shape::RemoveQueueItem, r#"{"item_id":"q-1"}"#).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Invalid remove_queue_item_response from runtime"
+        );
+    }
+
+    #[test]
+    fn recover_approvals_reports_the_detail() {
+        assert_eq!(
+            shape_response(Shape::RecoverApprovals, r#"{"success":false}"#).unwrap(),
+            r#"{"recovered":false,"unsupported":false,"detail":"Failed to recover pending approvals"}"#
+        );
+    }
+
+    #[test]
+    fn update_model_maps_snake_case() {
+        let frame = r#"{"success":true,"applied_to":"conversation","model_handle":"p/m","model_id":"m","model_settings":{"a":1}}"#;
+        assert_eq!(
+            shape_response(Shape::UpdateModel, frame).unwrap(),
+            r#"{"appliedTo":"conversation","modelId":"m","modelHandle":"p/m","modelSettings":{"a":1}}"#
+        );
+    }
+}
