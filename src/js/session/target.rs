@@ -1,0 +1,108 @@
+//! What a driver starts, from the wrapper's description: `{"kind": "createSession", "agentId"}`,
+//! `{"kind": "resumeSession", "id"}`, `{"kind": "createAgent", "options"}` or
+//! `{"kind": "management"}`.
+
+use crate::json::{Object, ObjectWriter, Value};
+use crate::session::{SessionError, Target};
+use serde_json::value::RawValue;
+
+/// The target and the name of the call that created it (for error texts).
+pub fn parse(
+    json: &str,
+    pin_global_agent: Option<bool>,
+) -> Result<(Target, &'static str), SessionError> {
+    let o = Object::parse(json).ok_or_else(|| SessionError::invalid("Invalid session target."))?;
+    let id = |key: &str, action: &str| {
+        o.str(key)
+            .filter(|id| !id.trim().is_empty())
+            .map(|id| id.into_owned())
+            .ok_or_else(|| {
+                SessionError::invalid(format!("{action}() requires a non-empty agent id."))
+            })
+    };
+    match o.str("kind").as_deref() {
+        Some("createSession") => Ok((
+            Target::NewConversation {
+                agent_id: id("agentId", "createSession")?,
+            },
+            "createSession",
+        )),
+        Some("resumeSession") => {
+            let id = id("id", "resumeSession")?;
+            // Spec §1.3: the prefix alone decides whether this is a conversation id.
+            let target = if id.starts_with("conv-") || id.starts_with("local-conv-") {
+                Target::ResumeConversation {
+                    conversation_id: id,
+                }
+            } else {
+                Target::ResumeAgent { agent_id: id }
+            };
+            Ok((target, "resumeSession"))
+        }
+        Some("createAgent") => {
+            let options = o.object("options").unwrap_or_default();
+            create_agent(&options, pin_global_agent).map(|t| (t, "createAgent"))
+        }
+        Some("management") => Ok((Target::Management, "management")),
+        _ => Err(SessionError::invalid("Invalid session target.")),
+    }
+}
+
+/// `createAgent(options)`: the `create_agent.body` sent with `runtime_start`.
+fn create_agent(
+    options: &Object<'_>,
+    pin_global_agent: Option<bool>,
+) -> Result<Target, SessionError> {
+    if !options.get("environment").is_nullish() {
+        return Err(SessionError::invalid(
+            "createAgent() does not accept environment. Set a client default or pass environment to resumeSession()/createSession().",
+        ));
+    }
+    let mut body = ObjectWriter::new();
+    for key in ["name", "description", "model", "embedding"] {
+        match options.get(key) {
+            Value::Absent | Value::Null => {}
+            Value::String(value) if !value.trim().is_empty() => {
+                body.string(key, &value);
+            }
+            _ => {
+                return Err(SessionError::invalid(format!(
+                    "Invalid createAgent() {key}. Expected a non-empty string."
+                )))
+            }
+        }
+    }
+    match options.get("systemPrompt") {
+        Value::Absent | Value::Null => {}
+        Value::String(system) => {
+            body.string("system", &system);
+        }
+        _ => {
+            return Err(SessionError::unsupported(
+                "createAgent() does not yet support system prompt presets for this backend",
+            ))
+        }
+    }
+    if let Some(tags) = options.raw("tags") {
+        let valid = Value::classify(tags)
+            .as_array()
+            .is_some_and(|t| t.iter().all(|tag| Value::classify(tag).as_str().is_some()));
+        if !valid {
+            return Err(SessionError::invalid(
+                "Invalid createAgent() tags. Expected an array of strings.",
+            ));
+        }
+        body.raw("tags", tags.get());
+    }
+    let hidden = options.bool("hidden");
+    if let Some(hidden) = hidden {
+        body.bool("hidden", hidden);
+    }
+    let body = RawValue::from_string(body.finish())
+        .map_err(|_| SessionError::invalid("Invalid createAgent() options."))?;
+    Ok(Target::CreateAgent {
+        body,
+        pin_global: pin_global_agent.unwrap_or(hidden != Some(true)),
+        memfs: options.bool("memfs") != Some(false),
+    })
+}
