@@ -1,2 +1,4 @@
 // The portable `/client` surface, shared by every platform loader.
 export { createTranscriptAccumulator, extractStreamTextDelta } from "./transcript.js";
+export { LettaAgentClient, RepositoriesClient, createReactNativeWebSocketConstructor } from "./agent-client.js";
+export { CloudManagedSandboxExpiredError, ConversationForkHydrationError } from "./errors.js";

@@ -1,0 +1,259 @@
+// LettaAgentClient: the portable client (remote backend). Options are validated by the Rust
+// core; sessions, `createAgent()` and the management facades each run a Rust SessionDriver.
+
+import { SessionDriver, validateClientOptions } from "../wasm/letta_agent_wasm.js";
+import { assertReady } from "./runtime.js";
+import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
+import { LettaCodeSession } from "./session.js";
+
+const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
+const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
+const cloudOnly = (what) =>
+  typedError("LettaUnsupportedError", "unsupported", `${what} is only available with backend: "cloud".`);
+
+/** Drops `undefined` members and renames keys (camelCase → wire). */
+function wire(source, names) {
+  const out = {};
+  for (const [from, to] of Object.entries(names)) {
+    if (source?.[from] !== undefined) out[to] = source[from];
+  }
+  return out;
+}
+
+const ORDER_BY = { createdAt: "created_at", lastRunCompletion: "last_run_completion", lastMessageAt: "last_message_at" };
+const orderBy = (value) => ORDER_BY[value] ?? value;
+
+function nonEmptyId(value, what) {
+  if (typeof value !== "string" || value.trim() === "") throw invalidArgument(`Invalid ${what} id. Expected a non-empty string.`);
+  return value;
+}
+
+/** The portable Letta Agent SDK client. `backend: "remote"` talks to a Letta Code app server. */
+export class LettaAgentClient {
+  #connection;
+  #closed = false;
+  #management = null;
+
+  constructor(options) {
+    assertReady();
+    if (options === null || typeof options !== "object") {
+      throw invalidArgument("LettaAgentClient options must be an object.");
+    }
+    const { WebSocket, fetch: _fetch, headers: _headers, ...rest } = options;
+    if (WebSocket !== undefined && typeof WebSocket !== "function") {
+      throw invalidArgument("Invalid WebSocket. Expected a WebSocket constructor.");
+    }
+    const clientJson = JSON.stringify(rest);
+    this.backend = validateClientOptions(clientJson);
+    this.#connection = { clientJson, WebSocket, nonce: Math.random().toString(36).slice(2, 10).padEnd(8, "0") };
+    this.agents = this.#agents();
+    this.conversations = this.#conversations();
+    this.models = { list: () => this.#managed((driver) => driver.listModels()) };
+  }
+
+  /** Deprecated alias of `computer`; the remote backend has none. */
+  get computer() {
+    return undefined;
+  }
+
+  get environment() {
+    return undefined;
+  }
+
+  get repositories() {
+    throw cloudOnly("client.repositories");
+  }
+
+  get computers() {
+    throw cloudOnly("client.computers");
+  }
+
+  #live() {
+    if (this.#closed) throw closedError("LettaAgentClient is closed");
+    return this.#connection;
+  }
+
+  /** Creates an agent (through a short-lived session in create-agent mode); returns its id. */
+  async createAgent(options = {}) {
+    const session = new LettaCodeSession(this.#live(), { kind: "createAgent", options: options ?? {} }, {});
+    try {
+      const { agentId } = await session.ready();
+      return agentId;
+    } finally {
+      session.close();
+    }
+  }
+
+  /** A session on a new conversation of `agentId`. Synchronous; connects on first use. */
+  createSession(agentId, options = {}) {
+    if (typeof agentId !== "string" || agentId.trim() === "") {
+      throw invalidArgument("createSession() requires a non-empty agent id.");
+    }
+    return new LettaCodeSession(this.#live(), { kind: "createSession", agentId }, options);
+  }
+
+  /** A session on a conversation (`conv-…` / `local-conv-…`) or on an agent's default conversation. */
+  resumeSession(id, options = {}) {
+    if (typeof id !== "string" || id.trim() === "") {
+      throw invalidArgument("resumeSession() requires a non-empty agent id.");
+    }
+    return new LettaCodeSession(this.#live(), { kind: "resumeSession", id }, options);
+  }
+
+  /** Sends one message on a new conversation and returns the result. */
+  async prompt(message, agentId, options = {}) {
+    const session = this.createSession(agentId, options);
+    try {
+      return await session.sendAndWaitForResult(message);
+    } finally {
+      session.close();
+    }
+  }
+
+  /** Agent-free conversations need Letta Cloud; not available on the remote backend. */
+  query() {
+    throw typedError(
+      "LettaUnsupportedError",
+      "unsupported",
+      "query() needs an agent-free conversation, which the Letta Code app server creates through Letta Cloud; use createSession() with an agent.",
+    );
+  }
+
+  /** Closes the pooled management connection. Sessions are independent. Idempotent. */
+  async close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    const pool = this.#management;
+    this.#management = null;
+    if (pool !== null) (await pool.catch(() => null))?.close();
+  }
+
+  async [asyncDisposeSymbol]() {
+    await this.close();
+  }
+
+  /** Runs `use(driver)` on the pooled management connection, reconnecting if it dropped. */
+  async #managed(use) {
+    this.#live();
+    let pool = this.#management;
+    if (pool !== null) {
+      const driver = await pool.catch(() => null);
+      if (driver === null || driver.isClosed()) pool = null;
+    }
+    if (pool === null) {
+      const { clientJson, nonce, WebSocket } = this.#connection;
+      const driver = new SessionDriver(clientJson, "{}", '{"kind":"management"}', nonce, WebSocket, () => {});
+      pool = driver.connect().then(
+        () => driver,
+        (error) => {
+          driver.free();
+          throw error;
+        },
+      );
+      pool.catch(() => {
+        if (this.#management === pool) this.#management = null;
+      });
+      this.#management = pool;
+    }
+    return parse(await use(await pool));
+  }
+
+  #request(type, fields) {
+    return this.#managed((driver) => driver.management(type, JSON.stringify(fields)));
+  }
+
+  #agents() {
+    return {
+      list: async (options = {}) => {
+        const query = wire(options, {
+          before: "before", after: "after", limit: "limit", order: "order", orderBy: "order_by",
+          query: "query_text", name: "name", tags: "tags", matchAllTags: "match_all_tags", include: "include",
+        });
+        if (query.order_by !== undefined) query.order_by = orderBy(query.order_by);
+        return (await this.#request("agent_list", { query })).agents;
+      },
+      retrieve: async (agentId) =>
+        (await this.#request("agent_retrieve", { agent_id: nonEmptyId(agentId, "agent") })).agent,
+      update: async (agentId, body = {}) => {
+        const wireBody = wire(body, {
+          name: "name", description: "description", model: "model", modelSettings: "model_settings",
+          system: "system", tags: "tags", hidden: "hidden", contextWindowLimit: "context_window_limit",
+        });
+        return (await this.#request("agent_update", { agent_id: nonEmptyId(agentId, "agent"), body: wireBody })).agent;
+      },
+      delete: async (agentId) => {
+        await this.#request("agent_delete", { agent_id: nonEmptyId(agentId, "agent") });
+      },
+      get repositories() {
+        throw cloudOnly("client.agents.repositories");
+      },
+    };
+  }
+
+  #conversations() {
+    const retrieve = async (conversationId) =>
+      (await this.#request("conversation_retrieve", { conversation_id: nonEmptyId(conversationId, "conversation") }))
+        .conversation;
+    return {
+      list: async (options = {}) => {
+        const query = wire(options, {
+          agentId: "agent_id", after: "after", limit: "limit", order: "order", orderBy: "order_by",
+          archiveStatus: "archive_status", summarySearch: "summary_search",
+        });
+        if (query.order_by !== undefined) query.order_by = orderBy(query.order_by);
+        return (await this.#request("conversation_list", { query })).conversations;
+      },
+      retrieve,
+      create: async (body = {}) => {
+        const wireBody = wire(body, {
+          agentId: "agent_id", summary: "summary", description: "description", model: "model",
+          modelSettings: "model_settings", contextWindowLimit: "context_window_limit", hidden: "hidden",
+        });
+        return (await this.#request("conversation_create", { body: wireBody })).conversation;
+      },
+      update: async (conversationId, body = {}) => {
+        const wireBody = wire(body, {
+          summary: "summary", description: "description", model: "model", modelSettings: "model_settings",
+          contextWindowLimit: "context_window_limit", archived: "archived",
+        });
+        const fields = { conversation_id: nonEmptyId(conversationId, "conversation"), body: wireBody };
+        return (await this.#request("conversation_update", fields)).conversation;
+      },
+      fork: async (conversationId, options = {}) => {
+        nonEmptyId(conversationId, "conversation");
+        if (options?.messageId !== undefined) nonEmptyId(options.messageId, "message");
+        const body = wire(options, { messageId: "message_id", hidden: "hidden" });
+        const forked = await this.#request("conversation_fork", { conversation_id: conversationId, body });
+        const forkId = forked.conversation?.id;
+        try {
+          return await retrieve(forkId);
+        } catch (cause) {
+          throw new ConversationForkHydrationError(forkId ?? conversationId, cause);
+        }
+      },
+      listMessages: async (conversationId, options = {}) => {
+        const query = wire(options, { before: "before", after: "after", order: "order", limit: "limit" });
+        const fields = { conversation_id: nonEmptyId(conversationId, "conversation") };
+        if (Object.keys(query).length > 0) fields.query = query;
+        return { messages: (await this.#request("conversation_messages_list", fields)).messages ?? [] };
+      },
+    };
+  }
+}
+
+/** Adapts React Native's `WebSocket(url, protocols, {headers})` to `(url, {headers})`. */
+export function createReactNativeWebSocketConstructor(WebSocket) {
+  if (typeof WebSocket !== "function") {
+    throw invalidArgument("createReactNativeWebSocketConstructor() expects the React Native WebSocket class.");
+  }
+  return function ReactNativeWebSocket(url, options) {
+    return new WebSocket(url, undefined, options);
+  };
+}
+
+/** Letta Cloud repositories; the remote backend has none. */
+export class RepositoriesClient {
+  constructor() {
+    throw cloudOnly("RepositoriesClient");
+  }
+}

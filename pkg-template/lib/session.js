@@ -1,0 +1,314 @@
+// LettaCodeSession: a session on one conversation. The protocol, the turn state machine and
+// the socket live in Rust (SessionDriver); this class adds what JavaScript does better: async
+// iteration, user callbacks (canUseTool, SDK-hosted tools, device status listeners) and
+// disposal.
+
+import { SessionDriver } from "../wasm/letta_agent_wasm.js";
+import { closedError, invalidArgument, typedError } from "./errors.js";
+
+const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
+const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
+const errorMessage = (error) => (error instanceof Error ? error.message : String(error));
+
+/** Splits session options into the JSON the core validates and the functions kept here. */
+function splitOptions(options) {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw invalidArgument("Session options must be an object.");
+  }
+  const { canUseTool, tools, ...rest } = options ?? {};
+  if (canUseTool !== undefined && typeof canUseTool !== "function") {
+    throw invalidArgument("Invalid canUseTool. Expected a function.");
+  }
+  const executors = new Map();
+  let toolDefinitions;
+  if (tools !== undefined) {
+    if (!Array.isArray(tools)) throw invalidArgument("Invalid tools. Expected an array.");
+    toolDefinitions = tools.map((tool, i) => {
+      if (tool === null || typeof tool !== "object" || typeof tool.execute !== "function") {
+        throw invalidArgument(`Invalid tools[${i}]. Expected {name, description, parameters, execute}.`);
+      }
+      const { execute, ...definition } = tool;
+      executors.set(definition.name, execute);
+      return definition;
+    });
+  }
+  const json = JSON.stringify({ ...rest, tools: toolDefinitions, hasCanUseTool: canUseTool !== undefined });
+  return { json, canUseTool, executors };
+}
+
+/** A session on one Letta conversation. Create it with `client.createSession()` or `resumeSession()`. */
+export class LettaCodeSession {
+  #connection;
+  #target;
+  #options;
+  #driver;
+  #initializing = null;
+  #info = null;
+  #closed = false;
+  #deviceListeners = new Set();
+
+  /** @internal Use `client.createSession()` / `client.resumeSession()`. */
+  constructor(connection, target, options) {
+    this.#connection = connection;
+    this.#target = JSON.stringify(target);
+    this.#options = splitOptions(options);
+    this.#driver = this.#newDriver();
+  }
+
+  #newDriver() {
+    const { clientJson, nonce, WebSocket } = this.#connection;
+    return new SessionDriver(clientJson, this.#options.json, this.#target, nonce, WebSocket, (...event) =>
+      this.#onEvent(event),
+    );
+  }
+
+  get agentId() {
+    return this.#info?.agentId ?? undefined;
+  }
+
+  get conversationId() {
+    return this.#info?.conversationId;
+  }
+
+  get sessionId() {
+    return this.#info?.sessionId;
+  }
+
+  #live() {
+    if (this.#closed) throw closedError("Session is closed");
+    return this.#driver;
+  }
+
+  /** Starts the session once; concurrent callers share one start. A failed start can be retried. */
+  #ensureInitialized() {
+    this.#live();
+    if (this.#info !== null) return Promise.resolve(this.#info);
+    if (this.#initializing === null) {
+      const driver = this.#driver;
+      this.#initializing = driver.connect().then(
+        (json) => {
+          this.#info = JSON.parse(json);
+          return this.#info;
+        },
+        (error) => {
+          this.#initializing = null;
+          if (!this.#closed) {
+            driver.free();
+            this.#driver = this.#newDriver();
+          }
+          throw error;
+        },
+      );
+    }
+    return this.#initializing;
+  }
+
+  /** Advanced: starts the session explicitly; returns the init message. */
+  async initialize() {
+    if (this.#info !== null) throw typedError("LettaStateError", "invalid_state", "Session already initialized");
+    return this.#ensureInitialized();
+  }
+
+  /** Connects and returns the session identity, without calling the model. */
+  async ready() {
+    const info = await this.#ensureInitialized();
+    return { agentId: info.agentId, conversationId: info.conversationId, model: info.model || undefined, tools: info.tools };
+  }
+
+  /** Sends a user message; resolves once it is written (the turn streams through `stream()`). */
+  async send(message, options) {
+    const otid = options?.otid;
+    if (otid !== undefined && (typeof otid !== "string" || otid.trim() === "")) {
+      throw invalidArgument("send() otid must be a non-empty string");
+    }
+    if (typeof message !== "string" && !Array.isArray(message)) {
+      throw invalidArgument("send() message must be a string or an array of content parts");
+    }
+    await this.#ensureInitialized();
+    this.#live().send(JSON.stringify(message), otid);
+  }
+
+  /** Yields this turn's messages and stops after its `result` (or when the session closes). */
+  async *stream() {
+    await this.#ensureInitialized();
+    const driver = this.#driver;
+    while (!this.#closed) {
+      const message = parse(await driver.nextMessage());
+      if (message === undefined) return;
+      yield message;
+      if (message.type === "result") return;
+    }
+  }
+
+  /** Interrupts the active turn (its result ends with `interrupted`). */
+  async abort() {
+    if (this.#info === null || this.#closed) return;
+    await this.#driver.abort();
+  }
+
+  async listMessages(options = {}) {
+    await this.#ensureInitialized();
+    return parse(await this.#live().listMessages(JSON.stringify(options ?? {})));
+  }
+
+  /** `listMessages` plus the session identity. */
+  async bootstrapState(options = {}) {
+    const info = await this.#ensureInitialized();
+    const page = await this.listMessages({ limit: options?.limit, order: options?.order ?? "desc" });
+    return {
+      agentId: info.agentId,
+      conversationId: info.conversationId,
+      model: info.model,
+      tools: info.tools,
+      messages: page.messages,
+      nextBefore: page.nextBefore,
+      hasMore: page.hasMore,
+    };
+  }
+
+  async listModels() {
+    await this.#ensureInitialized();
+    return parse(await this.#live().listModels());
+  }
+
+  async updateModel(request) {
+    await this.#ensureInitialized();
+    return parse(await this.#live().updateModel(JSON.stringify(request ?? null)));
+  }
+
+  async removeQueuedMessage(itemId) {
+    if (typeof itemId !== "string" || itemId.trim() === "") {
+      throw invalidArgument("Invalid queue item id. Expected a non-empty string.");
+    }
+    await this.#ensureInitialized();
+    return parse(await this.#live().removeQueuedMessage(itemId));
+  }
+
+  async changeDeviceState(update) {
+    await this.#ensureInitialized();
+    this.#live().changeDeviceState(JSON.stringify(update ?? {}));
+  }
+
+  async getDeviceStatus(options = {}) {
+    await this.#ensureInitialized();
+    return parse(await this.#live().getDeviceStatus(JSON.stringify(options ?? {})));
+  }
+
+  /** Subscribes to device status snapshots of this session; returns the unsubscribe function. */
+  onDeviceStatus(listener) {
+    if (typeof listener !== "function") throw invalidArgument("Invalid device status listener. Expected a function.");
+    this.#deviceListeners.add(listener);
+    this.#driver.setDeviceStatusListening(true);
+    return () => {
+      this.#deviceListeners.delete(listener);
+      if (this.#deviceListeners.size === 0 && !this.#closed) this.#driver.setDeviceStatusListening(false);
+    };
+  }
+
+  async recoverPendingApprovals(options = {}) {
+    await this.#ensureInitialized();
+    return parse(await this.#live().recoverPendingApprovals(JSON.stringify(options ?? {})));
+  }
+
+  /** Raw protocol escape hatch. Without options the command is written as is. */
+  async sendCommand(command, options) {
+    if (command === null || typeof command !== "object" || Array.isArray(command)) {
+      throw invalidArgument("Invalid command. Expected a protocol command object.");
+    }
+    await this.#ensureInitialized();
+    const driver = this.#live();
+    const { responseType, timeoutMs, predicate } = options ?? {};
+    if (responseType === undefined && timeoutMs === undefined && predicate === undefined) {
+      driver.sendRaw(JSON.stringify(command));
+      return undefined;
+    }
+    if (predicate !== undefined && typeof predicate !== "function") {
+      throw invalidArgument("Invalid predicate. Expected a function.");
+    }
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+      throw invalidArgument("Invalid timeoutMs. Expected a positive integer.");
+    }
+    return parse(await driver.sendCommand(JSON.stringify(command), responseType, predicate, timeoutMs));
+  }
+
+  /** Advanced: sends one message and waits for its result. */
+  async sendAndWaitForResult(message) {
+    await this.#ensureInitialized();
+    if (this.#live().hasInFlightTurn()) {
+      throw typedError(
+        "LettaStateError",
+        "invalid_state",
+        "A turn is already in flight for this app-server session. Use send() and stream() to let the listener queue messages.",
+      );
+    }
+    await this.send(message);
+    for await (const event of this.stream()) {
+      if (event.type === "result") return event;
+    }
+    return {
+      type: "result",
+      success: false,
+      error: "stream_closed",
+      errorCode: "stream_closed",
+      recoverable: false,
+      errorDetail: "Stream ended before terminal result",
+      durationMs: 0,
+      conversationId: this.conversationId ?? null,
+    };
+  }
+
+  /** Closes the session: ends `stream()`, rejects pending calls, closes the socket. Idempotent. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#deviceListeners.clear();
+    const driver = this.#driver;
+    driver.close();
+    // Release the WebAssembly memory once the close has settled every pending call.
+    queueMicrotask(() => driver.free());
+  }
+
+  async [asyncDisposeSymbol]() {
+    this.close();
+  }
+
+  #onEvent([kind, a, b, c, d]) {
+    if (this.#closed) return;
+    const driver = this.#driver;
+    if (kind === "approval") {
+      queueMicrotask(() => this.#approve(driver, Number(a), b, JSON.parse(c), JSON.parse(d)));
+    } else if (kind === "tool") {
+      queueMicrotask(() => this.#runTool(driver, Number(a), b, c, JSON.parse(d)));
+    } else if (kind === "device") {
+      const status = JSON.parse(a);
+      for (const listener of this.#deviceListeners) {
+        try {
+          listener(status);
+        } catch {
+          // A listener's failure must not stop the others or the session.
+        }
+      }
+    }
+  }
+
+  async #approve(driver, handle, toolName, input, context) {
+    let response;
+    try {
+      response = await this.#options.canUseTool(toolName, input, context);
+    } catch (error) {
+      response = { behavior: "deny", message: errorMessage(error) };
+    }
+    if (!this.#closed) driver.answerApproval(handle, JSON.stringify(response ?? null));
+  }
+
+  async #runTool(driver, handle, toolCallId, toolName, input) {
+    let outcome;
+    try {
+      const result = await this.#options.executors.get(toolName)(toolCallId, input);
+      outcome = { result: result ?? { content: [] } };
+    } catch (error) {
+      outcome = { error: errorMessage(error) };
+    }
+    if (!this.#closed) driver.finishTool(handle, JSON.stringify(outcome));
+  }
+}
