@@ -1,47 +1,70 @@
-//! The transcript binding under wasm-bindgen-test, in Node (this file) and in headless
-//! Chromium (`wasm_browser.rs` runs the same checks through `transcript_binding_checks`).
+//! The transcript binding under wasm-bindgen-test in Node (`wasm_browser.rs` runs in Chromium).
 #![cfg(target_arch = "wasm32")]
 
 use letta_agent_wasm::js::transcript::{extract_stream_text_delta, TranscriptCore};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-fn patch_rows(patch: &str) -> serde_json::Value {
-    serde_json::from_str(patch).expect("the patch is JSON")
+fn patch(core: &mut TranscriptCore) -> serde_json::Value {
+    serde_json::from_str(&core.take_patch().expect("a patch")).expect("the patch is JSON")
 }
 
 #[wasm_bindgen_test]
-fn apply_returns_a_patch_only_when_rows_change() {
+fn json_messages_produce_a_patch_only_when_rows_change() {
     let mut core = TranscriptCore::new();
     let message =
         r#"{"type":"assistant","content":"Hel","uuid":"m1","otid":"o1","runId":"r1","seqId":1}"#;
-    let patch = patch_rows(&core.apply(message).expect("a new row"));
-    assert_eq!(patch["len"], 1);
-    assert_eq!(patch["rows"][0][0], 0);
-    assert_eq!(patch["rows"][0][1]["text"], "Hel");
-    assert_eq!(patch["rows"][0][1]["key"], "assistant:otid:o1");
-
+    assert!(core.apply_json(message));
+    let p = patch(&mut core);
+    assert_eq!(p["len"], 1);
+    assert_eq!(p["rows"][0][0], 0);
+    assert_eq!(p["rows"][0][1]["text"], "Hel");
+    assert_eq!(p["rows"][0][1]["key"], "assistant:otid:o1");
     assert!(
-        core.apply(message).is_none(),
+        !core.apply_json(message),
         "a replayed seqId changes nothing"
     );
-    assert!(core.apply("not json").is_none());
-    assert!(core.apply(r#"{"type":"assistant","content":7}"#).is_none());
+    assert!(!core.apply_json("not json"));
+    assert!(!core.apply_json(r#"{"type":"assistant","content":7}"#));
+    assert!(core.take_patch().is_none());
+}
 
-    let next =
-        r#"{"type":"assistant","content":"lo","uuid":"m1","otid":"o1","runId":"r1","seqId":2}"#;
-    let patch = patch_rows(&core.apply(next).expect("an append"));
-    assert_eq!(patch["rows"][0][1]["text"], "Hello");
+#[wasm_bindgen_test]
+fn typed_fragments_report_plain_appends() {
+    let mut core = TranscriptCore::new();
+    core.set_text_ids(Some("m1".into()), Some("o1".into()), Some("r1".into()));
+    assert_eq!(
+        core.apply_text_at(1, "Hel", Some(1.0)),
+        -2,
+        "a new row needs the patch"
+    );
+    assert_eq!(patch(&mut core)["rows"][0][1]["text"], "Hel");
+    assert_eq!(
+        core.apply_text_at(1, "lo", Some(2.0)),
+        0,
+        "an append to row 0"
+    );
+    core.discard_patch();
+    assert!(core.take_patch().is_none());
+    assert_eq!(
+        core.apply_text_at(1, "!", Some(2.0)),
+        -1,
+        "a replay changes nothing"
+    );
+    assert!(core.apply_text(1, "!", Some(3.0)));
+    assert_eq!(patch(&mut core)["rows"][0][1]["text"], "Hello!");
 }
 
 #[wasm_bindgen_test]
 fn rebase_reports_moved_rows() {
     let mut core = TranscriptCore::new();
-    core.apply(r#"{"type":"assistant","content":"live","uuid":"m2","runId":"r1"}"#);
+    core.apply_json(r#"{"type":"assistant","content":"live","uuid":"m2","runId":"r1"}"#);
+    core.take_patch();
     let page = r#"{"messages":[{"id":"m1","message_type":"user_message","content":"hi"}]}"#;
-    let patch = patch_rows(&core.rebase(page, 1).expect("a history row"));
-    assert_eq!(patch["len"], 2);
-    assert_eq!(patch["moved"], serde_json::json!([-1, 0]));
-    assert_eq!(patch["rows"][0][1]["kind"], "user");
+    assert!(core.rebase(page, 1));
+    let p = patch(&mut core);
+    assert_eq!(p["len"], 2);
+    assert_eq!(p["moved"], serde_json::json!([-1, 0]));
+    assert_eq!(p["rows"][0][1]["kind"], "user");
 }
 
 #[wasm_bindgen_test]

@@ -8,6 +8,7 @@
 
 import { TranscriptCore, extractStreamTextDelta as extractJson } from "../wasm/letta_agent_wasm.js";
 import { assertReady } from "./runtime.js";
+import { closedError } from "./errors.js";
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 const ORDER_CODES = { asc: 1, desc: 2 };
@@ -20,13 +21,88 @@ function toJson(value) {
   }
 }
 
+// The common streamed fragment goes through typed arguments instead of JSON. Only messages
+// whose fields all have the expected types take this path; anything else goes through JSON
+// and is validated by Rust, so both paths give the same result.
+const TEXT_KINDS = { assistant: 1, reasoning: 2 };
+const optionalString = (v) => v === undefined || v === null || typeof v === "string";
+
+/** The typed fast path applies to this message: a text fragment with well-typed fields. */
+function isTextFragment(message) {
+  return (
+    TEXT_KINDS[message.type] !== undefined &&
+    typeof message.content === "string" &&
+    optionalString(message.uuid) &&
+    optionalString(message.otid) &&
+    optionalString(message.runId) &&
+    (message.seqId == null || Number.isFinite(message.seqId))
+  );
+}
+
+/** Sends the fragment's identity when it differs from the previous fragment's. */
+function sendIds(core, ids, message) {
+  const uuid = message.uuid ?? undefined;
+  const otid = message.otid ?? undefined;
+  const runId = message.runId ?? undefined;
+  if (uuid !== ids.uuid || otid !== ids.otid || runId !== ids.runId) {
+    core.setTextIds(uuid, otid, runId);
+    ids.uuid = uuid;
+    ids.otid = otid;
+    ids.runId = runId;
+  }
+}
+
+const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Folds one message into the Rust core; true when rows changed. */
+function fold(core, ids, message) {
+  if (isTextFragment(message)) {
+    sendIds(core, ids, message);
+    return core.applyText(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined);
+  }
+  if (
+    message.type === "tool_call" &&
+    typeof message.toolCallId === "string" &&
+    optionalString(message.toolName) &&
+    optionalString(message.rawArguments) &&
+    optionalString(message.uuid) &&
+    optionalString(message.runId) &&
+    (message.toolInput == null || isPlainObject(message.toolInput))
+  ) {
+    const input = message.toolInput == null ? undefined : toJson(message.toolInput);
+    if (message.toolInput == null || input !== undefined) {
+      const { toolCallId, toolName, rawArguments, uuid, runId } = message;
+      return core.applyToolCall(toolCallId, toolName ?? undefined, rawArguments ?? undefined, input, uuid ?? undefined, runId ?? undefined);
+    }
+  }
+  const json = toJson(message);
+  return json !== undefined && core.applyJson(json);
+}
+
+/**
+ * A fragment appended to existing row `prev` without changing its identity: the new row is
+ * `prev` with the text extended and the replay cursor raised, exactly as Rust computed it. Any
+ * other case returns undefined and the wrapper takes the patch instead.
+ */
+function appended(prev, message) {
+  if (prev === undefined || typeof prev.text !== "string") return undefined;
+  if (message.otid && message.otid !== prev.otid) return undefined;
+  if (message.runId != null && message.runId !== prev.runId) return undefined;
+  const seqId = message.seqId == null ? prev.seqId : prev.seqId === undefined ? message.seqId : Math.max(prev.seqId, message.seqId);
+  const row = { ...prev, text: prev.text + message.content };
+  if (seqId !== undefined) row.seqId = seqId;
+  return row;
+}
+
 /** Creates an accumulator that folds SDK messages and history pages into transcript rows. */
 export function createTranscriptAccumulator() {
   assertReady();
   let core = new TranscriptCore();
   let snapshot = [];
+  const ids = { uuid: undefined, otid: undefined, runId: undefined };
 
-  function applyPatch(patch) {
+  function takeSnapshot() {
+    const patch = core.takePatch();
     if (patch === undefined) return snapshot;
     const { len, moved, rows } = JSON.parse(patch);
     let next;
@@ -43,12 +119,7 @@ export function createTranscriptAccumulator() {
   }
 
   function live() {
-    if (core === null) {
-      const error = new Error("This transcript accumulator was freed.");
-      error.name = "LettaClosedError";
-      error.code = "closed";
-      throw error;
-    }
+    if (core === null) throw closedError("This transcript accumulator was freed.");
     return core;
   }
 
@@ -56,16 +127,27 @@ export function createTranscriptAccumulator() {
     /** Folds one streamed SDK message; returns the current rows. */
     apply(message) {
       if (message === null || typeof message !== "object") return snapshot;
-      const json = toJson(message);
-      return json === undefined ? snapshot : applyPatch(live().apply(json));
+      const target = live();
+      if (!isTextFragment(message)) return fold(target, ids, message) ? takeSnapshot() : snapshot;
+      sendIds(target, ids, message);
+      const at = target.applyTextAt(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined);
+      if (at === -1) return snapshot;
+      const row = at >= 0 ? appended(snapshot[at], message) : undefined;
+      if (row === undefined) return takeSnapshot();
+      target.discardPatch();
+      snapshot = snapshot.slice();
+      snapshot[at] = row;
+      return snapshot;
     },
     /** Folds a batch of messages and takes one snapshot (e.g. once per animation frame). */
     applyMany(messages) {
-      if (!Array.isArray(messages) || messages.length === 0) return snapshot;
-      const json = toJson(messages);
-      if (json !== undefined) return applyPatch(live().applyMany(json));
-      for (const message of messages) this.apply(message); // one unreadable element: go one by one
-      return snapshot;
+      if (!Array.isArray(messages)) return snapshot;
+      const target = live();
+      let changed = false;
+      for (const message of messages) {
+        if (message !== null && typeof message === "object" && fold(target, ids, message)) changed = true;
+      }
+      return changed ? takeSnapshot() : snapshot;
     },
     /** Merges a history page (`{messages}` or an array), oldest first; safe mid-stream. */
     rebase(page, options) {
@@ -73,7 +155,7 @@ export function createTranscriptAccumulator() {
       const json = toJson(page);
       if (json === undefined) return snapshot;
       const order = ORDER_CODES[options?.order] ?? 0;
-      return applyPatch(live().rebase(json, order));
+      return live().rebase(json, order) ? takeSnapshot() : snapshot;
     },
     /** The current rows, in transcript order. */
     rows() {

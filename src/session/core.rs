@@ -468,3 +468,5 @@ impl SessionCore {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_calls;

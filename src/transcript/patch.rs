@@ -105,6 +105,32 @@ impl TranscriptAccumulator {
         json
     }
 
+    /// The one existing row written since the previous take, when that is the whole change (no
+    /// new row, no reorder). A caller that can rebuild that row itself (a plain text append)
+    /// then calls [`TranscriptAccumulator::discard_patch`] instead of taking the patch.
+    pub fn only_changed_row(&self) -> Option<usize> {
+        match (self.changes.dirty.as_slice(), &self.changes.moved) {
+            ([i], None) if (*i as usize) < self.changes.prev_len => Some(*i as usize),
+            _ => None,
+        }
+    }
+
+    /// True when something changed since the previous take.
+    pub fn has_changes(&self) -> bool {
+        !self.changes.dirty.is_empty() || self.changes.moved.is_some()
+    }
+
+    /// Forgets the change since the previous take, as if its patch had been taken and applied.
+    pub fn discard_patch(&mut self) {
+        for i in std::mem::take(&mut self.changes.dirty) {
+            if let Some(row) = self.rows.get_mut(i as usize) {
+                row.written = false;
+            }
+        }
+        self.changes.moved = None;
+        self.changes.prev_len = self.rows.len();
+    }
+
     /// Forgets all change tracking (after `reset()`).
     pub(super) fn clear_changes(&mut self) {
         self.changes = Changes::default();

@@ -59,7 +59,8 @@ test("bad input returns the previous snapshot, never throws, never corrupts rows
     { type: "tool_call", toolCallId: { id: 1 }, toolName: "Bash", toolInput: {} },
     { type: "tool_call", toolCallId: "t1", toolName: "Bash", toolInput: "not an object" },
     { type: "tool_result", toolCallId: "t1", content: "ok", isError: "yes" },
-    { type: "assistant", content: "x", uuid: "u", big: 10n },
+    { type: "assistant", content: 10n, uuid: "u" },
+    { type: "assistant", content: "x", uuid: 10n },
     cyclic,
   ];
   for (const message of bad) {
@@ -141,4 +142,55 @@ test("extractStreamTextDelta reads token deltas", () => {
   assert.equal(client.extractStreamTextDelta({ message_type: "tool_call_message" }), null);
   assert.equal(client.extractStreamTextDelta(null), null);
   assert.equal(client.extractStreamTextDelta("text"), null);
+});
+
+test("the typed fast paths and the JSON path give identical rows on a randomized stream", () => {
+  // A small deterministic PRNG so that a failure can be replayed.
+  let seed = 12345;
+  const random = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+  const pick = (items) => items[random(items.length)];
+  const messages = [];
+  for (let i = 0; i < 3000; i++) {
+    const run = `run-${random(4)}`;
+    const kind = pick(["assistant", "reasoning", "tool_call", "tool_result", "result", "stream_event"]);
+    if (kind === "assistant" || kind === "reasoning") {
+      messages.push({
+        type: kind,
+        content: pick(["a", "bc", "", "ünï", "line\n"]),
+        uuid: pick(["m1", "m2", undefined, ""]),
+        otid: pick(["o1", "o2", null, undefined, ""]),
+        runId: pick([run, undefined]),
+        seqId: pick([undefined, random(40), random(40) + 0.5]),
+      });
+    } else if (kind === "tool_call") {
+      const frag = pick(['{"a":', '1}', '{"b":2}', "", undefined]);
+      messages.push({
+        type: "tool_call",
+        toolCallId: pick(["t1", "t2", ""]),
+        toolName: pick(["Bash", "?", undefined]),
+        rawArguments: frag,
+        toolInput: pick([{ raw: frag ?? "" }, {}, { x: 1 }, undefined]),
+        uuid: pick(["u1", undefined]),
+        runId: pick([run, undefined]),
+      });
+    } else if (kind === "tool_result") {
+      messages.push({ type: "tool_result", toolCallId: pick(["t1", "t2"]), content: "out", isError: pick([true, false]), uuid: "r" });
+    } else if (kind === "stream_event") {
+      messages.push({ type: "stream_event", uuid: "e", event: { message_type: "assistant_message", content: "s", id: pick(["m1", undefined]), seq_id: random(40), run_id: run } });
+    } else {
+      messages.push({ type: "result", success: true });
+    }
+  }
+  const fast = client.createTranscriptAccumulator();
+  for (const message of messages) fast.apply(message);
+  const batched = client.createTranscriptAccumulator();
+  for (let i = 0; i < messages.length; i += 7) batched.applyMany(messages.slice(i, i + 7));
+  const viaJson = client.createTranscriptAccumulator();
+  // A boxed string fails the fast paths' type checks but serializes like the string: this
+  // forces every message through the JSON path.
+  const boxed = (message) => ({ ...message, content: typeof message.content === "string" ? new String(message.content) : message.content, runId: message.runId === undefined ? undefined : new String(message.runId), toolCallId: typeof message.toolCallId === "string" ? new String(message.toolCallId) : message.toolCallId });
+  for (const message of messages) viaJson.apply(boxed(message));
+  assert.deepStrictEqual(fast.rows(), batched.rows());
+  assert.deepEqual(fast.rows(), viaJson.rows());
+  assert.ok(fast.rows().length > 3);
 });
