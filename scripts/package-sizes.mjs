@@ -43,7 +43,7 @@ function visit(file) {
   }
 }
 visit(entry);
-const wasmFile = join(root, "wasm/letta_agent_wasm_bg.wasm");
+const wasmFile = join(root, pkg.exports["./wasm"]);
 let raw = 0;
 let zipped = 0;
 console.log("== browser /client entry: what a browser loads");

@@ -1,8 +1,8 @@
-// Browser and bundler loader: fetches the .wasm next to this package with
+// Browser and bundler loader: fetches the size-optimized .wasm next to this package with
 // `new URL(..., import.meta.url)` (which Vite and webpack understand) and compiles it
 // streaming. `init()` is memoized; it also accepts a URL, a Response, bytes or a module.
-import initWasm from "../wasm/letta_agent_wasm.js";
-import { isReady, markReady } from "../lib/runtime.js";
+import * as glue from "../wasm/web/letta_agent_wasm.js";
+import { install, isReady } from "../lib/runtime.js";
 
 let pending = null;
 
@@ -10,9 +10,9 @@ let pending = null;
 export function init(input) {
   if (isReady()) return Promise.resolve();
   if (pending === null) {
-    const source = input ?? new URL("../wasm/letta_agent_wasm_bg.wasm", import.meta.url);
-    pending = initWasm({ module_or_path: source }).then(
-      () => markReady(),
+    const source = input ?? new URL("../wasm/web/letta_agent_wasm_bg.wasm", import.meta.url);
+    pending = glue.default({ module_or_path: source }).then(
+      () => install(glue),
       (error) => {
         pending = null; // a failed attempt can be retried
         throw error;

@@ -1,8 +1,7 @@
 // LettaAgentClient: the portable client (remote backend). Options are validated by the Rust
 // core; sessions, `createAgent()` and the management facades each run a Rust SessionDriver.
 
-import { SessionDriver, validateClientOptions } from "../wasm/letta_agent_wasm.js";
-import { assertReady } from "./runtime.js";
+import { wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
 import { LettaCodeSession } from "./session.js";
 
@@ -35,7 +34,7 @@ export class LettaAgentClient {
   #management = null;
 
   constructor(options) {
-    assertReady();
+    const { validateClientOptions } = wasm();
     if (options === null || typeof options !== "object") {
       throw invalidArgument("LettaAgentClient options must be an object.");
     }
@@ -142,7 +141,7 @@ export class LettaAgentClient {
     }
     if (pool === null) {
       const { clientJson, nonce, WebSocket } = this.#connection;
-      const driver = new SessionDriver(clientJson, "{}", '{"kind":"management"}', nonce, WebSocket, () => {});
+      const driver = new (wasm().SessionDriver)(clientJson, "{}", '{"kind":"management"}', nonce, WebSocket, () => {});
       pool = driver.connect().then(
         () => driver,
         (error) => {

@@ -1,26 +1,29 @@
-// Tracks whether the WebAssembly module has been instantiated, so that a call made too early
-// fails with a clear, typed error instead of a TypeError from deep inside the glue.
+// The instantiated WebAssembly bindings. Each platform loader (node/, browser/, react-native/)
+// instantiates its own build and installs its glue module here, so the wrapper code in lib/
+// is shared by every platform. A call made before that fails with a clear, typed error.
 
-let ready = false;
+import { typedError } from "./errors.js";
 
-/** Called by each platform loader once the module is instantiated. */
-export function markReady() {
-  ready = true;
+let glue = null;
+
+/** Called by each platform loader once its module is instantiated. */
+export function install(bindings) {
+  glue = bindings;
 }
 
-/** True once the WebAssembly module is instantiated. */
+/** True once a platform loader installed the bindings. */
 export function isReady() {
-  return ready;
+  return glue !== null;
 }
 
-/** Throws a typed error when the module is not instantiated yet. */
-export function assertReady() {
-  if (!ready) {
-    const error = new Error(
+/** The wasm-bindgen exports; throws a typed error before initialization. */
+export function wasm() {
+  if (glue === null) {
+    throw typedError(
+      "LettaNotInitializedError",
+      "not_initialized",
       "letta-agent-wasm is not initialized: call `await init()` (exported by the package) before using it in a browser.",
     );
-    error.name = "LettaNotInitializedError";
-    error.code = "not_initialized";
-    throw error;
   }
+  return glue;
 }

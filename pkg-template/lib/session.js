@@ -3,7 +3,7 @@
 // iteration, user callbacks (canUseTool, SDK-hosted tools, device status listeners) and
 // disposal.
 
-import { SessionDriver } from "../wasm/letta_agent_wasm.js";
+import { wasm } from "./runtime.js";
 import { closedError, invalidArgument, typedError } from "./errors.js";
 
 const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
@@ -46,6 +46,9 @@ export class LettaCodeSession {
   #info = null;
   #closed = false;
   #deviceListeners = new Set();
+  /** Messages fetched from Rust but not yet yielded (kept for the next `stream()`). */
+  #buffered = [];
+  #read = 0;
 
   /** @internal Use `client.createSession()` / `client.resumeSession()`. */
   constructor(connection, target, options) {
@@ -57,7 +60,7 @@ export class LettaCodeSession {
 
   #newDriver() {
     const { clientJson, nonce, WebSocket } = this.#connection;
-    return new SessionDriver(clientJson, this.#options.json, this.#target, nonce, WebSocket, (...event) =>
+    return new (wasm().SessionDriver)(clientJson, this.#options.json, this.#target, nonce, WebSocket, (...event) =>
       this.#onEvent(event),
     );
   }
@@ -133,8 +136,13 @@ export class LettaCodeSession {
     await this.#ensureInitialized();
     const driver = this.#driver;
     while (!this.#closed) {
-      const message = parse(await driver.nextMessage());
-      if (message === undefined) return;
+      if (this.#buffered.length === this.#read) {
+        const batch = parse(await driver.nextMessages());
+        if (batch === undefined || this.#closed) return;
+        this.#buffered = batch;
+        this.#read = 0;
+      }
+      const message = this.#buffered[this.#read++];
       yield message;
       if (message.type === "result") return;
     }

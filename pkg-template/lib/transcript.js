@@ -6,8 +6,7 @@
 // Rust answers each call with a JSON patch that lists only the rows written since the last
 // snapshot (and, after a reorder, where every row came from).
 
-import { TranscriptCore, extractStreamTextDelta as extractJson } from "../wasm/letta_agent_wasm.js";
-import { assertReady } from "./runtime.js";
+import { wasm } from "./runtime.js";
 import { closedError } from "./errors.js";
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for("Symbol.dispose");
@@ -96,8 +95,7 @@ function appended(prev, message) {
 
 /** Creates an accumulator that folds SDK messages and history pages into transcript rows. */
 export function createTranscriptAccumulator() {
-  assertReady();
-  let core = new TranscriptCore();
+  let core = new (wasm().TranscriptCore)();
   let snapshot = [];
   const ids = { uuid: undefined, otid: undefined, runId: undefined };
 
@@ -182,7 +180,7 @@ export function createTranscriptAccumulator() {
 /** Reads a token delta (`{kind, text}`) out of a raw stream event payload, or `null`. */
 export function extractStreamTextDelta(event) {
   if (event === null || typeof event !== "object") return null;
-  assertReady();
+  const extract = wasm().extractStreamTextDelta;
   const json = toJson(event);
-  return json === undefined ? null : JSON.parse(extractJson(json));
+  return json === undefined ? null : JSON.parse(extract(json));
 }

@@ -1,12 +1,12 @@
-// Node loader: instantiates the WebAssembly module synchronously from the package directory,
-// so `import` is enough and no `init()` call is needed.
+// Node loader: instantiates the speed-optimized build synchronously from the package
+// directory on import, so no `init()` call is needed (and CommonJS `require` works).
 import { readFileSync } from "node:fs";
-import { initSync } from "../wasm/letta_agent_wasm.js";
-import { isReady, markReady } from "../lib/runtime.js";
+import * as glue from "../wasm/node/letta_agent_wasm.js";
+import { install, isReady } from "../lib/runtime.js";
 
 if (!isReady()) {
-  initSync({ module: readFileSync(new URL("../wasm/letta_agent_wasm_bg.wasm", import.meta.url)) });
-  markReady();
+  glue.initSync({ module: readFileSync(new URL("../wasm/node/letta_agent_wasm_bg.wasm", import.meta.url)) });
+  install(glue);
 }
 
 /** Already done on import in Node; kept so that code written for browsers runs unchanged. */

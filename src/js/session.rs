@@ -1,7 +1,7 @@
 //! The session driver: owns one sans-IO [`SessionCore`], its WebSocket and its timer, and
 //! settles the JS promises of API calls. It is the only place where core effects meet the
 //! host: frames are written, calls settled, callbacks handed to the JS wrapper (through one
-//! event function), messages delivered to `nextMessage()` waiters.
+//! event function), messages delivered to `nextMessages()` waiters.
 //!
 //! No `RefCell` borrow is held while JS runs: effects are drained under a short borrow and
 //! executed after it is released, so callbacks may call back into the driver.
@@ -113,12 +113,14 @@ impl SessionDriver {
         result.map_err(|e| to_js_error(&e))
     }
 
-    /// The next `SDKMessage` (JSON), or `undefined` once the stream has ended.
-    #[wasm_bindgen(js_name = nextMessage)]
-    pub fn next_message(&self) -> Promise {
+    /// Every `SDKMessage` available now, as one JSON array (waiting for at least one), or
+    /// `undefined` once the stream has ended. One boundary crossing and one `JSON.parse` per
+    /// batch instead of per message.
+    #[wasm_bindgen(js_name = nextMessages)]
+    pub fn next_messages(&self) -> Promise {
         let mut state = self.inner.borrow_mut();
-        if let Some(message) = state.core.pop_message() {
-            return Promise::resolve(&JsValue::from_str(&message));
+        if let Some(batch) = take_batch(&mut state.core) {
+            return Promise::resolve(&JsValue::from_str(&batch));
         }
         if state.core.stream_ended() {
             return Promise::resolve(&JsValue::UNDEFINED);
@@ -244,6 +246,20 @@ impl SessionDriver {
     pub fn close(&self) {
         self.with_core(|core, now| core.close(now));
     }
+}
+
+/// All queued messages as one JSON array, or `None` when none is queued.
+fn take_batch(core: &mut SessionCore) -> Option<String> {
+    let first = core.pop_message()?;
+    let mut batch = String::with_capacity(first.len() * 8 + 2);
+    batch.push('[');
+    batch.push_str(&first);
+    while let Some(message) = core.pop_message() {
+        batch.push(',');
+        batch.push_str(&message);
+    }
+    batch.push(']');
+    Some(batch)
 }
 
 impl SessionDriver {

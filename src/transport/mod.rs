@@ -3,4 +3,5 @@
 //! package, React Native) — and timers.
 
 pub mod socket;
+pub mod text;
 pub mod timer;

@@ -20,7 +20,9 @@ pub enum SocketEvent {
 
 type Listener = Closure<dyn FnMut(JsValue)>;
 
-enum Handle {
+/// The JS socket object (cheap to clone: a reference).
+#[derive(Clone)]
+pub enum Handle {
     Native(web_sys::WebSocket),
     Injected(Object),
 }
@@ -130,9 +132,17 @@ impl Socket {
         }
     }
 
+    /// The socket object, for writing without holding on to the `Socket` (a fake socket may
+    /// call its listeners from inside `send`).
+    pub fn handle(&self) -> Handle {
+        self.handle.clone()
+    }
+}
+
+impl Handle {
     /// Writes one text frame.
     pub fn send(&self, text: &str) -> Result<(), String> {
-        let result = match &self.handle {
+        let result = match self {
             Handle::Native(s) => s.send_with_str(text),
             Handle::Injected(s) => match method(s, "send") {
                 Some(send) => send.call1(s, &JsValue::from_str(text)).map(|_| ()),
@@ -141,7 +151,9 @@ impl Socket {
         };
         result.map_err(|e| describe(&e))
     }
+}
 
+impl Socket {
     /// Detaches the listeners and closes the socket (idempotent).
     pub fn close(&mut self) {
         if self.closed {
@@ -197,8 +209,8 @@ fn translate(name: &str, event: JsValue, event_target: bool) -> SocketEvent {
 
 /// The text of a frame's data: strings as they are, binary data decoded as UTF-8.
 pub fn frame_text(data: &JsValue) -> Option<String> {
-    if let Some(text) = data.as_string() {
-        return Some(text);
+    if let Some(text) = data.dyn_ref::<JsString>() {
+        return Some(super::text::js_string(text));
     }
     if data.is_instance_of::<js_sys::ArrayBuffer>() || js_sys::ArrayBuffer::is_view(data) {
         let bytes = Uint8Array::new(data).to_vec();

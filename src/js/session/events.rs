@@ -1,7 +1,7 @@
 //! The driver's event loop: socket events in, core effects out, messages to waiters, the
 //! timer re-armed. No `RefCell` borrow is held while JS code runs.
 
-use super::{Call, State, BIG_FRAME};
+use super::{take_batch, Call, State, BIG_FRAME};
 use crate::js::errors::to_js_error;
 use crate::session::CallId;
 use crate::session::Effect;
@@ -90,10 +90,10 @@ pub(super) fn pump(inner: &Rc<RefCell<State>>) {
 fn execute(inner: &Rc<RefCell<State>>, effect: Effect) {
     match effect {
         Effect::Write(text) => {
-            let state = inner.borrow();
-            if let Some(socket) = &state.socket {
+            let handle = inner.borrow().socket.as_ref().map(Socket::handle);
+            if let Some(handle) = handle {
                 // A failed write means the socket is going away; its close event follows.
-                let _ = socket.send(&text);
+                let _ = handle.send(&text);
             }
         }
         Effect::Complete { call, result } => {
@@ -199,8 +199,8 @@ fn deliver_messages(inner: &Rc<RefCell<State>>) {
             if state.waiters.is_empty() {
                 return;
             }
-            let value = match state.core.pop_message() {
-                Some(message) => JsValue::from_str(&message),
+            let value = match take_batch(&mut state.core) {
+                Some(batch) => JsValue::from_str(&batch),
                 None if state.core.stream_ended() => JsValue::UNDEFINED,
                 None => return,
             };
