@@ -1,7 +1,7 @@
 // Starts the REAL Letta Code app server (../shared/real-peer/start-real-peer.sh) on loopback
 // ports chosen here, for one test file, and stops exactly what it started.
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -39,9 +39,12 @@ function parseEnv(text) {
  */
 export async function startPeer(name = "default") {
   const dir = join(repoRoot, "target", "real-peer", name);
+  mkdirSync(dir, { recursive: true });
   const [port, llmPort] = [await freePort(), await freePort()];
   await run("bash", [script, "stop", "--dir", dir]).catch(() => {});
+  // The server runs shell commands in its working directory: keep them inside the peer dir.
   await run("bash", [script, "--dir", dir, "--port", String(port), "--llm-port", String(llmPort)], {
+    cwd: dir,
     timeout: 240_000,
     env: { ...process.env },
   });
