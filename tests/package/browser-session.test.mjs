@@ -10,7 +10,7 @@ let server;
 let chromium;
 
 before(async () => {
-  peer = await startPeer("browser");
+  peer = await startPeer();
   server = await startTestServer(process.cwd(), peer);
   chromium = await launchBrowser();
 });

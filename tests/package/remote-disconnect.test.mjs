@@ -9,7 +9,7 @@ import { startPeer } from "./support/real-peer.mjs";
 let peer;
 
 before(async () => {
-  peer = await startPeer("disconnect");
+  peer = await startPeer();
 });
 
 after(async () => {

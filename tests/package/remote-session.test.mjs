@@ -19,7 +19,7 @@ const abortedKeys = new Set();
 const stamp = Date.now().toString(36);
 
 before(async () => {
-  peer = await startPeer("session");
+  peer = await startPeer();
   client = new LettaAgentClient({ backend: "remote", url: peer.url, authToken: peer.token, WebSocket });
   agentId = await client.createAgent({ model: peer.model, memfs: false, name: `wasm-test-${stamp}` });
   session = client.createSession(agentId, {

@@ -33,12 +33,13 @@ function parseEnv(text) {
 }
 
 /**
- * Starts a peer in `target/real-peer/<name>` (npm install is cached across runs) and returns
+ * Starts a peer in `target/real-peer/peer` (one directory, so npm installs the server once; test
+ * files run one at a time, each stopping its peer when done) and returns
  * `{url, token, model, model2, llmLog, serverPid, stop()}`. The token is read from the token file
  * and never printed.
  */
-export async function startPeer(name = "default") {
-  const dir = join(repoRoot, "target", "real-peer", name);
+export async function startPeer() {
+  const dir = join(repoRoot, "target", "real-peer", "peer");
   mkdirSync(dir, { recursive: true });
   const [port, llmPort] = [await freePort(), await freePort()];
   await run("bash", [script, "stop", "--dir", dir]).catch(() => {});
