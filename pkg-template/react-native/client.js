@@ -1,0 +1,2 @@
+export { init } from "./load.js";
+export * from "../lib/client.js";
