@@ -12,7 +12,7 @@ export function init(input) {
   if (pending === null) {
     const source = input ?? new URL("../wasm/web/letta_agent_wasm_bg.wasm", import.meta.url);
     pending = glue.default({ module_or_path: source }).then(
-      () => install(glue),
+      (exports) => install(glue, exports),
       (error) => {
         pending = null; // a failed attempt can be retried
         throw error;

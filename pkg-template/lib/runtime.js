@@ -5,10 +5,17 @@
 import { typedError } from "./errors.js";
 
 let glue = null;
+let memory = null;
 
-/** Called by each platform loader once its module is instantiated. */
-export function install(bindings) {
+/** Called by each platform loader once its module is instantiated (`exports`: the instance's). */
+export function install(bindings, exports) {
   glue = bindings;
+  memory = exports?.memory ?? null;
+}
+
+/** Bytes of linear memory the module holds now (for memory regression tests). */
+export function memoryBytes() {
+  return memory?.buffer.byteLength ?? 0;
 }
 
 /** True once a platform loader installed the bindings. */

@@ -5,8 +5,8 @@ import * as glue from "../wasm/node/letta_agent_wasm.js";
 import { install, isReady } from "../lib/runtime.js";
 
 if (!isReady()) {
-  glue.initSync({ module: readFileSync(new URL("../wasm/node/letta_agent_wasm_bg.wasm", import.meta.url)) });
-  install(glue);
+  const exports = glue.initSync({ module: readFileSync(new URL("../wasm/node/letta_agent_wasm_bg.wasm", import.meta.url)) });
+  install(glue, exports);
 }
 
 /** Already done on import in Node; kept so that code written for browsers runs unchanged. */
