@@ -1,116 +1,94 @@
-// Public types of `letta-agent-wasm/client`.
+// Public types of `letta-agent-wasm/client` (the root entry `letta-agent-wasm` exports the same).
+// The declarations are split by topic: messages.d.ts (the SDKMessage union), options.d.ts
+// (session and agent options), session.d.ts (LettaCodeSession and its results), management.d.ts
+// (agents, conversations, models), backends.d.ts (client options, Cloud-only clients),
+// transcript.d.ts (the accumulator) and errors.d.ts.
 
-/** Instantiates the WebAssembly module (browsers and bundlers); a no-op in Node. Memoized. */
-export declare function init(
-  input?: string | URL | Request | Response | BufferSource | WebAssembly.Module,
-): Promise<void>;
+import type { AgentsClient, ConversationsClient, ModelsClient } from "./management.js";
+import type { ComputerSelector, ComputersClient, LettaCodeReactNativeSocketConstructor, LettaCodeSocketConstructor, PortableLettaAgentClientOptions, RepositoriesClient } from "./backends.js";
+import type { SDKResultMessage, SendMessage } from "./messages.js";
+import type { CreateAgentOptions, LettaCodeClientSessionOptions, QueryParams } from "./options.js";
+import type { LettaCodeSession, Query } from "./session.js";
 
-/** Fields every streamed SDK message that the accumulator reads may carry. */
-export interface SDKTextMessage {
-  type: "assistant" | "reasoning";
-  content: string;
-  uuid: string;
-  otid?: string | null;
-  seqId?: number;
-  runId?: string;
+export type * from "./messages.js";
+export type * from "./options.js";
+export type * from "./session.js";
+export type * from "./management.js";
+export type * from "./backends.js";
+export type * from "./errors.js";
+export { RepositoriesClient } from "./backends.js";
+export { CloudManagedSandboxExpiredError, ConversationForkHydrationError } from "./errors.js";
+export * from "./transcript.js";
+
+declare global {
+  // So that the declarations compile without the `esnext.disposable` / `es2024` lib (the
+  // package polyfills nothing: it uses `Symbol.for(...)` where the symbols are missing).
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
 }
 
-export interface SDKToolCallMessage {
-  type: "tool_call";
-  toolCallId: string;
-  toolName: string;
-  toolInput: Record<string, unknown>;
-  rawArguments?: string;
-  uuid: string;
-  runId?: string;
+/** `WebAssembly.Module` where the lib declares it (DOM), else `never` (e.g. Node-only typings). */
+export type WasmModule = typeof globalThis extends { WebAssembly: { Module: { prototype: infer M } } } ? M & object : never;
+
+/** What `init()` accepts: where (or what) the `.wasm` module is. */
+export type InitInput =
+  | string
+  | URL
+  | Request
+  | Response
+  | ArrayBuffer
+  | ArrayBufferView
+  | WasmModule
+  | Promise<Response | ArrayBuffer | ArrayBufferView | WasmModule>;
+
+/**
+ * Instantiates the WebAssembly module. Browsers and bundlers: `await init()` once before
+ * anything else (it fetches the `.wasm` next to the package unless `input` says otherwise;
+ * memoized; a failed attempt can be retried). Node: instantiated on import; a no-op.
+ */
+export declare function init(input?: InitInput): Promise<void>;
+
+/**
+ * The portable Letta Agent SDK client. `backend: "remote"` talks to a Letta Code app server over
+ * WebSocket; `backend: "cloud"` and a missing backend throw `LettaUnsupportedError` /
+ * `LettaInvalidArgumentError`. After `close()` every method throws `LettaAgentClient is closed`.
+ */
+export declare class LettaAgentClient {
+  constructor(options: PortableLettaAgentClientOptions);
+  /** Always `"remote"` on this client. */
+  readonly backend: "remote" | "cloud";
+  /** The Cloud execution target; always `undefined` on this client. */
+  readonly computer: ComputerSelector | undefined;
+  /** @deprecated Alias of `computer`. */
+  readonly environment: ComputerSelector | undefined;
+  readonly agents: AgentsClient;
+  readonly conversations: ConversationsClient;
+  readonly models: ModelsClient;
+  /** Cloud only: throws `LettaUnsupportedError` on this client. */
+  get repositories(): RepositoriesClient;
+  /** Cloud only: throws `LettaUnsupportedError` on this client. */
+  get computers(): ComputersClient;
+  /** Creates an agent; resolves with its id (`agent-…`). */
+  createAgent(options?: CreateAgentOptions): Promise<string>;
+  /** A session on a new conversation of the agent; connects on first use. */
+  createSession(agentId: string, options?: LettaCodeClientSessionOptions): LettaCodeSession;
+  /** A session on a conversation (`conv-…` / `local-conv-…`) or on an agent's default conversation. */
+  resumeSession(id: string, options?: LettaCodeClientSessionOptions): LettaCodeSession;
+  /** Sends one message on a new conversation, waits for the result and closes the session. */
+  prompt(message: SendMessage, agentId: string, options?: LettaCodeClientSessionOptions): Promise<SDKResultMessage>;
+  /** Agent-free conversations need Letta Cloud: throws `LettaUnsupportedError` on this client. */
+  query(params: QueryParams): Query;
+  /** Closes the pooled management connection (sessions are independent). Idempotent. */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
 }
 
-export interface SDKToolResultMessage {
-  type: "tool_result";
-  toolCallId: string;
-  content: string;
-  isError: boolean;
-  uuid: string;
-  runId?: string;
-}
-
-export interface SDKStreamEventMessage {
-  type: "stream_event";
-  event: unknown;
-  uuid: string;
-}
-
-/** Any SDK message; the accumulator ignores the types it does not fold. */
-export type TranscriptInputMessage =
-  | SDKTextMessage
-  | SDKToolCallMessage
-  | SDKToolResultMessage
-  | SDKStreamEventMessage
-  | { type: "init" | "result" | "error" | "retry" | "queue_update" | "loop_status"; [field: string]: unknown };
-
-export type TranscriptRowKind = "user" | "assistant" | "reasoning" | "tool_call";
-export type TranscriptTextKind = "user" | "assistant" | "reasoning";
-export type TranscriptToolCallStatus = "streaming" | "ready" | "complete";
-
-export interface TranscriptRowIdentity {
-  /** Stable render key, namespaced by family. */
-  key: string;
-  uuid?: string;
-  otid?: string;
-  runId?: string;
-  seqId?: number;
-}
-
-export interface TranscriptTextRow extends TranscriptRowIdentity {
-  kind: TranscriptTextKind;
-  text: string;
-}
-
-export interface TranscriptToolResult {
-  content: string;
-  isError: boolean;
-  uuid?: string;
-}
-
-export interface TranscriptToolCallRow extends TranscriptRowIdentity {
-  kind: "tool_call";
-  toolCallId: string;
-  toolName: string;
-  toolInput: Record<string, unknown>;
-  rawArguments?: string;
-  argumentsComplete: boolean;
-  result?: TranscriptToolResult;
-  status: TranscriptToolCallStatus;
-}
-
-export type TranscriptRow = TranscriptTextRow | TranscriptToolCallRow;
-
-/** A history page: `listMessages()` / `bootstrapState()` results, or a bare array of messages. */
-export type TranscriptHistoryPage = { messages?: readonly unknown[] } | readonly unknown[];
-
-export interface TranscriptRebaseOptions {
-  order?: "asc" | "desc";
-}
-
-export interface TranscriptAccumulator {
-  /** Folds one message; returns the same array when nothing changed. */
-  apply(message: TranscriptInputMessage): readonly TranscriptRow[];
-  /** Folds a batch of messages with one snapshot. */
-  applyMany(messages: readonly TranscriptInputMessage[]): readonly TranscriptRow[];
-  /** Merges a history page; safe while a run is streaming. */
-  rebase(page: TranscriptHistoryPage, options?: TranscriptRebaseOptions): readonly TranscriptRow[];
-  rows(): readonly TranscriptRow[];
-  reset(): void;
-  /** Releases the WebAssembly memory held by this accumulator. */
-  free(): void;
-  [Symbol.dispose](): void;
-}
-
-export declare function createTranscriptAccumulator(): TranscriptAccumulator;
-
-export interface StreamTextDelta {
-  kind: "assistant" | "reasoning";
-  text: string;
-}
-
-export declare function extractStreamTextDelta(event: unknown): StreamTextDelta | null;
+/**
+ * Adapts React Native's `WebSocket(url, protocols, {headers})` to the `(url, {headers})` form the
+ * client calls, so that `authToken` works there. Throws when given something else than a class.
+ */
+export declare function createReactNativeWebSocketConstructor(
+  WebSocket: LettaCodeReactNativeSocketConstructor,
+): LettaCodeSocketConstructor;

@@ -1,0 +1,99 @@
+// The Vite + React build (`vite build` by scripts/test-packaging, into dist/) in headless
+// Chromium: the rows it renders from the recorded stream equal the rows the installed package's
+// accumulator gives in Node for the same recording. Then the same page from Vite's dev server
+// (dependency pre-bundling must keep the package's `.wasm` reachable).
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { createTranscriptAccumulator } from "letta-agent-wasm/client";
+import { launchBrowser, openPage, serve } from "./support/browser.mjs";
+import { loadRecording } from "./support/paths.mjs";
+import { renderedRows, transcriptOf, visible } from "./support/rows.mjs";
+
+let browser;
+let server;
+
+before(async () => {
+  assert.ok(existsSync("dist/index.html"), "dist/ is built (vite build)");
+  server = await serve("dist");
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("the build emits the package's .wasm as an asset (no Vite plugin) and warns about nothing", () => {
+  const assets = readdirSync("dist/assets");
+  assert.deepEqual(assets.filter((name) => name.endsWith(".wasm")).length, 1, assets.join());
+  assert.ok(assets.some((name) => /^letta_agent_wasm_bg-.*\.wasm$/.test(name)), assets.join());
+  const log = readFileSync("vite-build.log", "utf8").trim();
+  assert.equal(log, "", "`vite build --logLevel warn` printed warnings");
+});
+
+test("the React page renders the recording's rows exactly as the accumulator gives them in Node", async () => {
+  const expected = transcriptOf(createTranscriptAccumulator, loadRecording("public/recorded/session.json"));
+  assert.ok(expected.length >= 4 && expected.some((row) => row.kind === "tool_call"), "a recording with a tool call");
+  const { page, problems, wasm, state } = await openPage(browser.context, server.url);
+  assert.equal(state, "done", problems.join("\n"));
+  assert.deepEqual(problems, []);
+  assert.equal(wasm.length, 1, JSON.stringify(wasm));
+  assert.equal(wasm[0].type, "application/wasm");
+  assert.deepEqual(await renderedRows(page), expected.map(visible));
+  const stats = await page.evaluate(() => window.__transcriptStats);
+  assert.ok(stats.renders < stats.snapshotRows, `memoized rows were skipped: ${JSON.stringify(stats)}`);
+  await page.close();
+});
+
+/** Starts `vite` (the dev server) on a free loopback port; resolves once it listens. */
+async function startDevServer() {
+  const port = await new Promise((resolvePort) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port: free } = probe.address();
+      probe.close(() => resolvePort(free));
+    });
+  });
+  const child = spawn(process.execPath, ["node_modules/vite/bin/vite.js", "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  await new Promise((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`vite dev server did not start: ${output}`)), 30_000);
+    const onData = (chunk) => {
+      output += chunk;
+      if (output.includes(`127.0.0.1:${port}`)) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`vite exited (${code}): ${output}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: () =>
+      new Promise((resolveStop) => {
+        child.once("exit", resolveStop);
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+test("the same page from the Vite dev server renders the same rows", async () => {
+  const expected = transcriptOf(createTranscriptAccumulator, loadRecording("public/recorded/session.json"));
+  const dev = await startDevServer();
+  try {
+    const { page, problems, wasm, state } = await openPage(browser.context, dev.url);
+    assert.equal(state, "done", problems.join("\n"));
+    assert.deepEqual(problems, []);
+    assert.deepEqual(wasm.map(({ status, type }) => [status, type]), [[200, "application/wasm"]]);
+    assert.deepEqual(await renderedRows(page), expected.map(visible));
+    await page.close();
+  } finally {
+    await dev.stop();
+  }
+});
