@@ -6,12 +6,17 @@
 //! - [`protocol`]: app-server wire frames, validation and wire → `SDKMessage` normalization;
 //! - [`session`]: the sans-IO turn coordinator and session state machine;
 //! - [`transcript`]: the transcript accumulator (`apply` / `rebase` / `rows` / `reset`);
-//! - `js` (wasm32 only): `#[wasm_bindgen]` bindings, one module per exported class.
+//! - `js` (wasm32 only): `#[wasm_bindgen]` bindings, one module per exported class;
+//! - `relay` (native only): the `letta-relay` server that lets browser pages reach a
+//!   self-hosted app server.
 
 pub mod json;
 pub mod protocol;
 pub mod session;
 pub mod transcript;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod relay;
 
 #[cfg(target_arch = "wasm32")]
 mod transport;

@@ -1,0 +1,193 @@
+//! The HTTP side: routes, the page's static files (with a ticket cookie on `index.html`),
+//! `/ticket`, `/healthz`, and one log line per request.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{
+    ACCESS_CONTROL_ALLOW_CREDENTIALS, ACCESS_CONTROL_ALLOW_ORIGIN, CACHE_CONTROL, CONTENT_TYPE,
+    SET_COOKIE, VARY, X_CONTENT_TYPE_OPTIONS,
+};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+
+use super::config::Config;
+use super::log::{clip, log};
+use super::origin::OriginPolicy;
+use super::proxy;
+use super::secret::Token;
+use super::static_files::{content_type, Resolved, StaticDir};
+use super::tickets::{set_cookie, TicketStore, MAX_TICKETS};
+
+/// Everything the request handlers share.
+#[derive(Debug)]
+pub struct Relay {
+    /// The command-line options.
+    pub config: Config,
+    /// The upstream bearer token.
+    pub token: Token,
+    /// The Host / Origin rules.
+    pub policy: OriginPolicy,
+    /// The page's files, when `--static` was given.
+    pub static_dir: Option<StaticDir>,
+    tickets: Mutex<TicketStore>,
+}
+
+impl Relay {
+    /// Builds the shared state (opens the static directory).
+    pub fn new(config: Config, token: Token) -> Result<Self, String> {
+        let static_dir = match &config.static_dir {
+            Some(dir) => Some(StaticDir::open(dir)?),
+            None => None,
+        };
+        Ok(Self {
+            policy: OriginPolicy::new(config.allow_origins.clone()),
+            tickets: Mutex::new(TicketStore::new(config.ticket_ttl, MAX_TICKETS)),
+            static_dir,
+            token,
+            config,
+        })
+    }
+
+    /// The ticket store, locked.
+    pub fn tickets(&self) -> MutexGuard<'_, TicketStore> {
+        self.tickets.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Issues a ticket: its `Set-Cookie` value and its expiry in ms since the Unix epoch.
+    fn issue_ticket(&self) -> Option<(HeaderValue, u128)> {
+        let mut tickets = self.tickets();
+        let ticket = match tickets.issue(Instant::now()) {
+            Ok(ticket) => ticket,
+            Err(e) => {
+                log(&format!("cannot draw a random ticket: {e}"));
+                return None;
+            }
+        };
+        let ttl = tickets.ttl();
+        let expires = SystemTime::now().duration_since(UNIX_EPOCH).ok()? + ttl;
+        let cookie = HeaderValue::from_str(&set_cookie(&ticket, ttl)).ok()?;
+        Some((cookie, expires.as_millis()))
+    }
+}
+
+/// The relay's routes.
+pub fn router(relay: Arc<Relay>) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/ticket", get(ticket))
+        .route("/ws", get(proxy::upgrade))
+        .fallback(static_file)
+        .layer(middleware::from_fn(log_request))
+        .with_state(relay)
+}
+
+/// A plain-text response.
+pub fn text(status: StatusCode, body: &'static str) -> Response {
+    let mut response = (status, body).into_response();
+    no_store(response.headers_mut());
+    response
+}
+
+fn no_store(headers: &mut HeaderMap) {
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+}
+
+async fn log_request(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = clip(request.uri().path(), 160);
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let ms = started.elapsed().as_millis();
+    log(&format!(
+        "{method} {path} {} {ms}ms",
+        response.status().as_u16()
+    ));
+    response
+}
+
+async fn healthz() -> Response {
+    text(StatusCode::OK, "ok")
+}
+
+async fn ticket(State(relay): State<Arc<Relay>>, headers: HeaderMap) -> Response {
+    let cors_origin = match relay.policy.check(&headers) {
+        Ok(origin) => origin,
+        Err(refusal) => return text(StatusCode::FORBIDDEN, refusal.message()),
+    };
+    let Some((cookie, expires_at)) = relay.issue_ticket() else {
+        return text(StatusCode::INTERNAL_SERVER_ERROR, "cannot issue a ticket");
+    };
+    let mut response = (
+        [(CONTENT_TYPE, "application/json")],
+        format!("{{\"expiresAt\":{expires_at}}}"),
+    )
+        .into_response();
+    let h = response.headers_mut();
+    h.insert(SET_COOKIE, cookie);
+    no_store(h);
+    if let Some(origin) = cors_origin.and_then(|o| HeaderValue::from_str(o).ok()) {
+        h.insert(ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        h.insert(
+            ACCESS_CONTROL_ALLOW_CREDENTIALS,
+            HeaderValue::from_static("true"),
+        );
+        h.insert(VARY, HeaderValue::from_static("Origin"));
+    }
+    response
+}
+
+async fn static_file(State(relay): State<Arc<Relay>>, request: Request) -> Response {
+    if request.method() != Method::GET && request.method() != Method::HEAD {
+        return text(StatusCode::METHOD_NOT_ALLOWED, "method not allowed");
+    }
+    if let Err(refusal) = relay.policy.check(request.headers()) {
+        return text(StatusCode::FORBIDDEN, refusal.message());
+    }
+    let Some(dir) = &relay.static_dir else {
+        return text(StatusCode::NOT_FOUND, "not found");
+    };
+    match dir.resolve(request.uri().path()).await {
+        Resolved::Index => index(&relay, dir).await,
+        Resolved::File(path) if path == dir.index() => index(&relay, dir).await,
+        Resolved::File(path) => match tokio::fs::read(&path).await {
+            Ok(bytes) => file_response(content_type(&path), bytes),
+            Err(_) => text(StatusCode::NOT_FOUND, "not found"),
+        },
+        Resolved::NotFound => text(StatusCode::NOT_FOUND, "not found"),
+    }
+}
+
+/// The page, with a fresh ticket cookie.
+async fn index(relay: &Relay, dir: &StaticDir) -> Response {
+    let Ok(bytes) = tokio::fs::read(dir.index()).await else {
+        return text(
+            StatusCode::NOT_FOUND,
+            "no index.html in the static directory",
+        );
+    };
+    let mut response = file_response("text/html; charset=utf-8", bytes);
+    let h = response.headers_mut();
+    no_store(h);
+    match relay.issue_ticket() {
+        Some((cookie, _)) => {
+            h.insert(SET_COOKIE, cookie);
+        }
+        None => return text(StatusCode::INTERNAL_SERVER_ERROR, "cannot issue a ticket"),
+    }
+    response
+}
+
+fn file_response(content_type: &'static str, bytes: Vec<u8>) -> Response {
+    let mut response = Response::new(Body::from(bytes));
+    let h = response.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}

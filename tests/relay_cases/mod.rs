@@ -1,0 +1,4 @@
+//! The cases of `tests/relay.rs`, by concern.
+
+mod http;
+mod websocket;

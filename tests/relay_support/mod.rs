@@ -1,0 +1,39 @@
+//! Helpers of `tests/relay.rs`: the relay process, an HTTP/WebSocket client, a fake upstream.
+
+use std::future::Future;
+use std::time::Duration;
+
+use futures_util::SinkExt;
+use tokio_tungstenite::tungstenite::Message;
+
+pub mod client;
+pub mod fixture;
+pub mod process;
+pub mod upstream;
+
+/// Every test finishes within this, or fails.
+pub const TEST_LIMIT: Duration = Duration::from_secs(40);
+
+/// Runs a test body under [`TEST_LIMIT`].
+pub async fn within_limit(test: impl Future<Output = ()>) {
+    tokio::time::timeout(TEST_LIMIT, test)
+        .await
+        .expect("the test finishes in time");
+}
+
+/// The relay's arguments: `--upstream`, `--static` (the fixture's), then `extra`.
+pub fn args(upstream: &str, fixture: &fixture::Fixture, extra: &[&str]) -> Vec<String> {
+    let mut args = vec![
+        "--upstream".to_string(),
+        upstream.to_string(),
+        "--static".into(),
+        fixture.www(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
+/// Sends `message`, failing the test if that fails.
+pub async fn send(client: &mut client::Client, message: Message) {
+    client.send(message).await.expect("send");
+}
