@@ -109,13 +109,31 @@ export class LettaAgentClient {
     }
   }
 
-  /** Agent-free conversations need Letta Cloud; not available on the remote backend. */
-  query() {
-    throw typedError(
-      "LettaUnsupportedError",
-      "unsupported",
-      "query() needs an agent-free conversation, which the Letta Code app server creates through Letta Cloud; use createSession() with an agent.",
+  /**
+   * An agent-free conversation (spec §1.7): sends `prompt` once and yields the stream. The
+   * Letta Code app server creates such conversations through Letta Cloud, so offline servers
+   * answer with an error (raised by the first iteration).
+   */
+  query({ prompt, options } = {}) {
+    const connection = this.#live();
+    const { model, system, conversationId, modelSettings, parentAgentId, name, isSubagent, contextWindowLimit, ...rest } =
+      options ?? {};
+    for (const key of ["reasoningEffort", "stateless", "dreaming", "resources", "filesystemConfinement"]) {
+      if (rest[key] !== undefined) throw invalidArgument(`query() does not accept ${key}.`);
+    }
+    if (conversationId === undefined) {
+      if (typeof model !== "string" || model.trim() === "") throw invalidArgument("query() requires a non-empty model.");
+      if (typeof system !== "string") throw invalidArgument("query() requires a system prompt.");
+    }
+    const body = wire(
+      { model, system, parentAgentId, name, isSubagent, modelSettings, contextWindowLimit },
+      {
+        model: "model", system: "system", parentAgentId: "parent_agent_id", name: "name", isSubagent: "is_subagent",
+        modelSettings: "model_settings", contextWindowLimit: "context_window_limit",
+      },
     );
+    const session = new LettaCodeSession(connection, { kind: "query", conversationId, body }, rest);
+    return new Query(session, prompt);
   }
 
   /** Closes the pooled management connection. Sessions are independent. Idempotent. */
@@ -237,6 +255,58 @@ export class LettaAgentClient {
         return { messages: (await this.#request("conversation_messages_list", fields)).messages ?? [] };
       },
     };
+  }
+}
+
+/** What `query()` returns: an async generator of the conversation's messages. */
+class Query {
+  #session;
+  #messages;
+
+  constructor(session, prompt) {
+    this.#session = session;
+    this.#messages = (async function* () {
+      try {
+        await session.send(prompt);
+        yield* session.stream();
+      } finally {
+        session.close();
+      }
+    })();
+  }
+
+  get conversationId() {
+    return this.#session.conversationId;
+  }
+
+  get agentId() {
+    return null;
+  }
+
+  /** Interrupts the running turn. */
+  interrupt() {
+    return this.#session.abort();
+  }
+
+  /** Ends the conversation's session. */
+  close() {
+    this.#session.close();
+  }
+
+  next(value) {
+    return this.#messages.next(value);
+  }
+
+  return(value) {
+    return this.#messages.return(value);
+  }
+
+  throw(error) {
+    return this.#messages.throw(error);
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
   }
 }
 

@@ -46,6 +46,8 @@ export class LettaCodeSession {
   #info = null;
   #closed = false;
   #deviceListeners = new Set();
+  /** Aborted when the session closes (the `signal` SDK-hosted tools receive). */
+  #closing = new AbortController();
   /** Messages fetched from Rust but not yet yielded (kept for the next `stream()`). */
   #buffered = [];
   #read = 0;
@@ -65,16 +67,19 @@ export class LettaCodeSession {
     );
   }
 
+  /** The agent's id, once started (`null` before, and for agent-free conversations). */
   get agentId() {
-    return this.#info?.agentId ?? undefined;
+    return this.#info?.agentId ?? null;
   }
 
+  /** The conversation's id, once started (`null` before). */
   get conversationId() {
-    return this.#info?.conversationId;
+    return this.#info?.conversationId ?? null;
   }
 
+  /** `<agentId>:<conversationId>` (just the conversation id when agent-free), once started. */
   get sessionId() {
-    return this.#info?.sessionId;
+    return this.#info?.sessionId ?? null;
   }
 
   #live() {
@@ -148,10 +153,11 @@ export class LettaCodeSession {
     }
   }
 
-  /** Interrupts the active turn (its result ends with `interrupted`). */
+  /** Interrupts the active turn (its result ends with `interrupted`). A no-op before start. */
   async abort() {
-    if (this.#info === null || this.#closed) return;
-    await this.#driver.abort();
+    const driver = this.#live();
+    if (this.#info === null) return;
+    await driver.abort();
   }
 
   async listMessages(options = {}) {
@@ -166,7 +172,7 @@ export class LettaCodeSession {
     return {
       agentId: info.agentId,
       conversationId: info.conversationId,
-      model: info.model,
+      model: info.model || undefined,
       tools: info.tools,
       messages: page.messages,
       nextBefore: page.nextBefore,
@@ -205,8 +211,9 @@ export class LettaCodeSession {
   /** Subscribes to device status snapshots of this session; returns the unsubscribe function. */
   onDeviceStatus(listener) {
     if (typeof listener !== "function") throw invalidArgument("Invalid device status listener. Expected a function.");
+    const driver = this.#live();
     this.#deviceListeners.add(listener);
-    this.#driver.setDeviceStatusListening(true);
+    driver.setDeviceStatusListening(true);
     return () => {
       this.#deviceListeners.delete(listener);
       if (this.#deviceListeners.size === 0 && !this.#closed) this.#driver.setDeviceStatusListening(false);
@@ -216,6 +223,13 @@ export class LettaCodeSession {
   async recoverPendingApprovals(options = {}) {
     await this.#ensureInitialized();
     return parse(await this.#live().recoverPendingApprovals(JSON.stringify(options ?? {})));
+  }
+
+  /** Advanced: changes the session's toolset preference (`update_toolset`). */
+  async updateToolset(preference) {
+    const info = await this.#ensureInitialized();
+    const fields = { runtime: { agent_id: info.agentId, conversation_id: info.conversationId }, toolset_preference: preference };
+    return parse(await this.#live().management("update_toolset", JSON.stringify(fields)));
   }
 
   /** Raw protocol escape hatch. Without options the command is written as is. */
@@ -270,6 +284,7 @@ export class LettaCodeSession {
     if (this.#closed) return;
     this.#closed = true;
     this.#deviceListeners.clear();
+    this.#closing.abort();
     const driver = this.#driver;
     driver.close();
     // Release the WebAssembly memory once the close has settled every pending call.
@@ -312,7 +327,9 @@ export class LettaCodeSession {
   async #runTool(driver, handle, toolCallId, toolName, input) {
     let outcome;
     try {
-      const result = await this.#options.executors.get(toolName)(toolCallId, input);
+      // The signal aborts when the session closes; partial updates have no wire form, so
+      // onUpdate accepts and drops them.
+      const result = await this.#options.executors.get(toolName)(toolCallId, input, this.#closing.signal, () => {});
       outcome = { result: result ?? { content: [] } };
     } catch (error) {
       outcome = { error: errorMessage(error) };

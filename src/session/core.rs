@@ -38,6 +38,13 @@ pub enum Target {
     ResumeAgent { agent_id: String },
     /// `resumeSession("conv-…")`: an existing conversation (its agent is looked up first).
     ResumeConversation { conversation_id: String },
+    /// `query()`: an agent-free conversation, created with `body` or resumed by id.
+    AgentFree {
+        /// `create_conversation.body` (`model`, `system`, …) for a new conversation.
+        body: Option<crate::protocol::commands::CreateConversationBody>,
+        /// An existing agent-free conversation to resume.
+        conversation_id: Option<String>,
+    },
     /// The pooled management connection of a client: requests only, no runtime.
     Management,
 }

@@ -98,6 +98,17 @@ impl SessionCore {
                 start.agent_id = self.resolved_agent.clone();
                 start.conversation_id = Some(conversation_id.clone());
             }
+            Target::AgentFree {
+                body,
+                conversation_id,
+            } => match conversation_id {
+                Some(id) => start.conversation_id = Some(id.clone()),
+                None => {
+                    start.create_conversation = Some(CreateConversation {
+                        body: body.clone().unwrap_or_default(),
+                    })
+                }
+            },
             Target::Management => {}
         }
         self.phase = Phase::Starting;

@@ -261,6 +261,11 @@ pub fn parse_session_options(json: &str, action: &str) -> Result<SessionOptions,
             "{action}() filesystemConfinement is not supported with backend: \"remote\"."
         )));
     }
+    if !o.get("outputFormat").is_nullish() {
+        return Err(SessionError::unsupported(
+            "outputFormat (structured output) is not supported by this client yet.",
+        ));
+    }
     if !o.get("mcpServers").is_nullish() {
         return Err(SessionError::invalid(
             "Invalid mcpServers. MCP servers are not supported by the portable client; host the tools with the tools option.",

@@ -91,12 +91,14 @@ pub fn check_success(frame: &Object<'_>, fallback: &str) -> Result<(), SessionEr
     Ok(())
 }
 
-/// Copies the first present, non-null member of `from` into `out` as `to`.
+/// Copies the first present member of `from` (a non-null one when there is one) into `out` as
+/// `to`; `null` is kept (for example `availableHandles: null` means the lookup failed).
 fn copy_first(out: &mut ObjectWriter, frame: &Object<'_>, to: &str, from: &[&str]) {
-    if let Some(raw) = from
+    let present: Vec<_> = from.iter().filter_map(|k| frame.raw(k)).collect();
+    if let Some(raw) = present
         .iter()
-        .filter_map(|k| frame.raw(k))
         .find(|raw| raw.get() != "null")
+        .or(present.first())
     {
         out.raw(to, raw.get());
     }
@@ -116,7 +118,7 @@ mod tests {
         let camel = r#"{"success":true,"messages":[],"nextBefore":null,"hasMore":true}"#;
         assert_eq!(
             shape_response(Shape::ListMessages, camel).unwrap(),
-            r#"{"messages":[],"hasMore":true}"#
+            r#"{"messages":[],"nextBefore":null,"hasMore":true}"#
         );
     }
 

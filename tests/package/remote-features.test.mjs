@@ -108,3 +108,30 @@ test("a closed session refuses work with typed errors; close() and dispose are i
   await other.close();
   assert.throws(() => other.createSession(agentId), (e) => e.message === "LettaAgentClient is closed");
 });
+
+test("query() asks for an agent-free conversation; an offline server refuses it with a typed error", async () => {
+  assert.throws(() => client.query({ prompt: "hi", options: { system: "s" } }), (e) => e.message === "query() requires a non-empty model.");
+  assert.throws(() => client.query({ prompt: "hi", options: { model: peer.model } }), (e) => e.message === "query() requires a system prompt.");
+  const query = client.query({ prompt: "hello", options: { model: peer.model, system: "Be brief." } });
+  assert.equal(query.agentId, null);
+  // Agent-free conversations are created through Letta Cloud, unreachable here.
+  await assert.rejects(
+    (async () => {
+      for await (const message of query) assert.fail(`unexpected ${message.type}`);
+    })(),
+    (e) => e instanceof Error && e.code === "request_failed",
+  );
+});
+
+test("session getters, updateToolset, and use after close", async () => {
+  const session = client.createSession(agentId);
+  assert.equal(session.conversationId, null, "not started yet");
+  await session.ready();
+  assert.match(session.conversationId, /conv-/);
+  assert.equal(session.sessionId, `${agentId}:${session.conversationId}`);
+  const updated = await session.updateToolset("default");
+  assert.equal(updated.success, true);
+  session.close();
+  assert.throws(() => session.onDeviceStatus(() => {}), (e) => e.code === "closed");
+  await assert.rejects(session.abort(), (e) => e.code === "closed");
+});

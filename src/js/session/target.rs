@@ -3,6 +3,7 @@
 //! `{"kind": "management"}`.
 
 use crate::json::{Object, ObjectWriter, Value};
+use crate::protocol::commands::CreateConversationBody;
 use crate::session::{SessionError, Target};
 use serde_json::value::RawValue;
 
@@ -43,6 +44,7 @@ pub fn parse(
             let options = o.object("options").unwrap_or_default();
             create_agent(&options, pin_global_agent).map(|t| (t, "createAgent"))
         }
+        Some("query") => Ok((agent_free(&o)?, "query")),
         Some("management") => Ok((Target::Management, "management")),
         _ => Err(SessionError::invalid("Invalid session target.")),
     }
@@ -104,5 +106,40 @@ fn create_agent(
         body,
         pin_global: pin_global_agent.unwrap_or(hidden != Some(true)),
         memfs: options.bool("memfs") != Some(false),
+    })
+}
+
+/// `query()`: `{"kind": "query", "conversationId"?, "body": {model, system, …}}` (wire names).
+fn agent_free(o: &Object<'_>) -> Result<Target, SessionError> {
+    if let Some(id) = o.str("conversationId").filter(|id| !id.trim().is_empty()) {
+        return Ok(Target::AgentFree {
+            body: None,
+            conversation_id: Some(id.into_owned()),
+        });
+    }
+    let body = o.object("body").unwrap_or_default();
+    let text = |key: &str| body.str(key).map(|v| v.into_owned());
+    let model = text("model").filter(|m| !m.trim().is_empty());
+    let model =
+        model.ok_or_else(|| SessionError::invalid("query() requires a non-empty model."))?;
+    let system =
+        text("system").ok_or_else(|| SessionError::invalid("query() requires a system prompt."))?;
+    Ok(Target::AgentFree {
+        body: Some(CreateConversationBody {
+            model: Some(model),
+            system: Some(system),
+            parent_agent_id: text("parent_agent_id"),
+            name: text("name"),
+            is_subagent: body.bool("is_subagent"),
+            model_settings: body
+                .raw("model_settings")
+                .filter(|raw| crate::json::is_object(raw))
+                .and_then(|raw| RawValue::from_string(raw.get().to_owned()).ok()),
+            context_window_limit: body
+                .f64("context_window_limit")
+                .filter(|n| *n >= 1.0 && n.fract() == 0.0)
+                .map(|n| n as u64),
+        }),
+        conversation_id: None,
     })
 }

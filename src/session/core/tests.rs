@@ -309,3 +309,37 @@ fn approvals_ask_the_callback_once_and_replays_resend_the_decision() {
         "re-sent verbatim"
     );
 }
+
+#[test]
+fn an_agent_free_query_creates_its_conversation_without_an_agent() {
+    let body = crate::protocol::commands::CreateConversationBody {
+        model: Some("p/m".into()),
+        system: Some("be brief".into()),
+        ..Default::default()
+    };
+    let mut core = SessionCore::new(config(
+        Target::AgentFree {
+            body: Some(body),
+            conversation_id: None,
+        },
+        "",
+    ));
+    core.begin(1, 0);
+    core.on_open(0);
+    let start = writes(&effects(&mut core)).remove(0);
+    assert_eq!(start["type"], "runtime_start");
+    assert!(start.get("agent_id").is_none());
+    assert_eq!(
+        start["create_conversation"],
+        serde_json::json!({"body": {"model": "p/m", "system": "be brief"}})
+    );
+    let id = start["request_id"].as_str().unwrap();
+    core.on_frame(
+        &format!(r#"{{"type":"runtime_start_response","request_id":"{id}","success":true,"runtime":{{"agent_id":null,"conversation_id":"conv-free"}}}}"#),
+        1,
+    );
+    let info: serde_json::Value =
+        serde_json::from_str(&completion(&effects(&mut core), 1).unwrap().unwrap()).unwrap();
+    assert_eq!(info["agentId"], serde_json::Value::Null);
+    assert_eq!(info["sessionId"], "conv-free");
+}
