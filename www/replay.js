@@ -3,6 +3,8 @@
 // history page: the rows stay exactly once. Untouched rows keep their object identity, so the
 // renderer skips them, as React.memo would.
 import { init, createTranscriptAccumulator } from "letta-agent-wasm/client";
+import recording from "./recorded/session.json";
+import "./style.css";
 
 const transcript = document.getElementById("transcript");
 const status = document.getElementById("status");
@@ -75,7 +77,6 @@ async function replay(recording) {
 
 try {
   await init();
-  const recording = await (await fetch("./recorded/session.json")).json();
   replayButton.addEventListener("click", () => {
     transcript.dataset.done = "false";
     replay(recording);

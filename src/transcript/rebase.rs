@@ -126,7 +126,9 @@ pub(super) fn parse_date_ms(s: &str) -> Option<f64> {
             // Milliseconds from the first three digits (Date.parse ignores the rest).
             let mut millis = 0u32;
             for k in 0..3 {
-                let digit = b.get(start + k).filter(|d| d.is_ascii_digit() && start + k < i);
+                let digit = b
+                    .get(start + k)
+                    .filter(|d| d.is_ascii_digit() && start + k < i);
                 millis = millis * 10 + digit.map_or(0, |d| u32::from(d - b'0'));
             }
             secs += f64::from(millis) / 1000.0;

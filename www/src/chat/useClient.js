@@ -1,0 +1,63 @@
+// The LettaAgentClient of the page. The page connects to the relay that served it
+// (ws://<this host>/ws); the relay holds the app server's token, so the page has none. The
+// relay's ticket cookie is refreshed before it expires, so that new sockets keep working.
+import { LettaAgentClient } from "letta-agent-wasm/client";
+import { useCallback, useEffect, useState } from "react";
+
+export function relayUrl() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws`;
+}
+
+/** Refreshes the relay's ticket cookie before it expires (the relay answers GET /ticket). */
+function keepTicketFresh() {
+  let timer = null;
+  let stopped = false;
+  const refresh = async () => {
+    clearTimeout(timer);
+    try {
+      const response = await fetch("/ticket", { credentials: "same-origin", cache: "no-store" });
+      if (!response.ok || stopped) return; // not behind the relay (e.g. a dev proxy): nothing to refresh
+      const { expiresAt } = await response.json();
+      const wait = Math.max(5_000, Math.min((expiresAt - Date.now()) / 2, 10 * 60_000));
+      timer = setTimeout(refresh, wait);
+    } catch {
+      if (!stopped) timer = setTimeout(refresh, 15_000);
+    }
+  };
+  const onVisible = () => document.visibilityState === "visible" && refresh();
+  document.addEventListener("visibilitychange", onVisible);
+  refresh();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    document.removeEventListener("visibilitychange", onVisible);
+  };
+}
+
+/** `{client, connection: {state, detail}, retry}`; state is connecting | connected | failed. */
+export function useClient() {
+  const [client, setClient] = useState(null);
+  const [connection, setConnection] = useState({ state: "connecting", detail: "" });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => keepTicketFresh(), []);
+
+  useEffect(() => {
+    const created = new LettaAgentClient({ backend: "remote", url: relayUrl() });
+    let live = true;
+    setConnection({ state: "connecting", detail: relayUrl() });
+    created.agents.list({ limit: 1 }).then(
+      () => live && (setClient(created), setConnection({ state: "connected", detail: relayUrl() })),
+      (error) => live && setConnection({ state: "failed", detail: error.message }),
+    );
+    return () => {
+      live = false;
+      setClient(null);
+      created.close();
+    };
+  }, [attempt]);
+
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  return { client, connection, retry };
+}
