@@ -1,37 +1,8 @@
-// Headless Chromium for the end-to-end test: Debian's /usr/bin/chromium driven by
-// playwright-core, a fresh empty profile per launch, and the flags this closed network needs
-// (without the background-networking ones Chromium keeps dialing out).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Headless Chromium for the end-to-end test (the shared launcher in tests/support/).
 import { chromium } from "playwright-core";
-
-const FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { launchChromium as launch } from "../../support/chromium.mjs";
 
 /** Launches Chromium; resolves to `{context, newPage(), close()}`. */
-export async function launchChromium() {
-  const profile = mkdtempSync(join(tmpdir(), "letta-e2e-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1280, height: 900 },
-    timeout: 60_000,
-  });
-  return {
-    context,
-    newPage: () => context.newPage(),
-    async close() {
-      await context.close().catch(() => {});
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+export function launchChromium() {
+  return launch(chromium, { viewport: { width: 1280, height: 900 } });
 }

@@ -3,8 +3,6 @@
 // dropping the browser's Origin and adding the Authorization header (test infrastructure;
 // browsers cannot send that header themselves).
 import { createServer } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
@@ -12,29 +10,11 @@ import WebSocket, { WebSocketServer } from "ws";
 
 const repoRoot = resolve(process.env.LETTA_REPO_ROOT ?? "../..");
 
+const { launchChromium } = await import(pathToFileURL(join(repoRoot, "tests", "support", "chromium.mjs")).href);
+
 /** Launches headless Chromium with the flags this sandbox needs (and a fresh, empty profile). */
-export async function launchBrowser() {
-  const profile = mkdtempSync(join(tmpdir(), "letta-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  return {
-    newPage: () => context.newPage(),
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+export function launchBrowser() {
+  return launchChromium(chromium);
 }
 
 /** Serves `root` over HTTP on 127.0.0.1 and proxies `/ws` to `upstream` (if given). */

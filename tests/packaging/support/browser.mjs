@@ -1,36 +1,16 @@
 // Headless Chromium (Debian's /usr/bin/chromium) through playwright-core with a fresh profile,
 // and a loopback static server (scripts/serve-static.mjs) for a page's files.
 import { createServer } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { repoRoot } from "./paths.mjs";
 
+const { launchChromium } = await import(pathToFileURL(join(repoRoot, "tests", "support", "chromium.mjs")).href);
+
 /** Launches Chromium with the flags this sandbox needs and an empty, temporary profile. */
-export async function launchBrowser() {
-  const profile = mkdtempSync(join(tmpdir(), "letta-packaging-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+export function launchBrowser() {
+  return launchChromium(chromium);
 }
 
 /** Serves `root` on 127.0.0.1 (a free port); returns `{url, close()}`. */
