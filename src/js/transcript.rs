@@ -97,9 +97,10 @@ impl TranscriptCore {
         uuid: Option<String>,
         run_id: Option<String>,
     ) -> bool {
-        let tool_input = match tool_input_json.as_deref().map(crate::json::parse_raw) {
-            Some(Some(raw)) => Some(raw),
-            Some(None) => return false,
+        // Not JSON, or JSON that is not an object: nothing changes.
+        let tool_input = match tool_input_json.as_deref().map(crate::json::parse) {
+            Some(Some(crate::json::Value::Object(input))) => Some(input),
+            Some(_) => return false,
             None => None,
         };
         self.inner.apply(&SdkInput::ToolCall(ToolCallInput {

@@ -6,8 +6,8 @@ use super::commands_management::{
     ConversationUpdate,
 };
 use super::runtime::Runtime;
+use crate::json::Value;
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 pub use super::commands_input::{
     ApprovalDecision, ApprovalResponse, ClientToolset, CreateMessage, Input, InputPayload,
@@ -311,8 +311,8 @@ pub struct UpdateToolset {
     pub request_id: String,
     /// Target runtime.
     pub runtime: Runtime,
-    /// Toolset preference, verbatim.
-    pub toolset_preference: Box<RawValue>,
+    /// Toolset preference, as given.
+    pub toolset_preference: Value<'static>,
 }
 
 /// Cloud `ack`.

@@ -1,8 +1,8 @@
 //! `input` commands: a user turn (`create_message`) or an approval reply (`approval_response`).
 
 use super::runtime::Runtime;
+use crate::json::{Object, Value};
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 /// `input`.
 #[derive(Debug, Clone, Serialize)]
@@ -39,7 +39,7 @@ pub struct CreateMessage {
     pub client_toolset: Option<ClientToolset>,
     /// Structured output format (native mode).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub response_format: Option<Box<RawValue>>,
+    pub response_format: Option<Object<'static>>,
     /// Always `true`.
     pub exclude_interactive_tools: bool,
 }
@@ -50,7 +50,7 @@ pub struct UserMessage {
     /// Always `"user"`.
     pub role: &'static str,
     /// A string or content-part array, passed unchanged.
-    pub content: Box<RawValue>,
+    pub content: Value<'static>,
     /// Correlation id (the caller's otid, else `sdk-message-<ms>-<n>`).
     pub client_message_id: String,
     /// Present only when the caller gave one.
@@ -88,7 +88,7 @@ pub enum ApprovalDecision {
         #[serde(skip_serializing_if = "Option::is_none")]
         message: Option<String>,
         /// Replacement input; sent as `null` when not given.
-        updated_input: Option<Box<RawValue>>,
+        updated_input: Option<Object<'static>>,
         /// Always an array.
         selected_permission_suggestion_ids: Vec<String>,
     },

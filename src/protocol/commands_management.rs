@@ -1,8 +1,8 @@
 //! Management commands over the app server (spec §3.10): wire bodies with snake_case keys.
 //! The camelCase facade options map onto these fields one to one (see [`order_by_to_wire`]).
 
+use crate::json::Object;
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 /// Maps a facade `orderBy` value to its wire spelling (`createdAt` → `created_at`, …); other
 /// values pass through unchanged.
@@ -91,9 +91,9 @@ pub struct AgentUpdateBody {
     /// Model handle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    /// Model settings, verbatim.
+    /// Model settings, as given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub model_settings: Option<Box<RawValue>>,
+    pub model_settings: Option<Object<'static>>,
     /// System prompt.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub system: Option<String>,
@@ -167,9 +167,9 @@ pub struct ConversationCreateBody {
     /// Model handle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    /// Model settings, verbatim.
+    /// Model settings, as given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub model_settings: Option<Box<RawValue>>,
+    pub model_settings: Option<Object<'static>>,
     /// Context window limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context_window_limit: Option<u64>,
@@ -201,9 +201,9 @@ pub struct ConversationUpdateBody {
     /// Model handle.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    /// Model settings, verbatim.
+    /// Model settings, as given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub model_settings: Option<Box<RawValue>>,
+    pub model_settings: Option<Object<'static>>,
     /// Context window limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context_window_limit: Option<u64>,

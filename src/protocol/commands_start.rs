@@ -1,7 +1,7 @@
 //! `runtime_start` (spec §3.4): the fields the reference client sends to start a runtime.
 
+use crate::json::Object;
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 /// `client_info` of `runtime_start`.
 #[derive(Debug, Clone, Serialize)]
@@ -99,14 +99,14 @@ pub struct ExternalToolSpec {
     /// Description for the model.
     pub description: String,
     /// JSON Schema of the parameters.
-    pub parameters: Box<RawValue>,
+    pub parameters: Object<'static>,
 }
 
 /// `create_agent` of `runtime_start`.
 #[derive(Debug, Clone, Serialize)]
 pub struct CreateAgent {
     /// Agent creation body (built by the caller).
-    pub body: Box<RawValue>,
+    pub body: Object<'static>,
     /// `pinGlobalAgent`, else `hidden !== true`.
     pub pin_global: bool,
     /// `Some(false)` when memfs is disabled; omitted otherwise.
@@ -139,9 +139,9 @@ pub struct CreateConversationBody {
     /// Subagent flag.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_subagent: Option<bool>,
-    /// Model settings, verbatim.
+    /// Model settings, as given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub model_settings: Option<Box<RawValue>>,
+    pub model_settings: Option<Object<'static>>,
     /// Context window limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context_window_limit: Option<u64>,

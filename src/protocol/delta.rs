@@ -1,97 +1,133 @@
 //! Borrowed view of a `stream_delta.delta` object: the fields normalization and turn logic read.
-//! Fields of rare message types (tool calls and returns) stay raw and are decoded only on demand.
+//! The delta keeps its parsed object (written back as `stream_event.event`); fields are
+//! views into it, and nested members (tool calls and returns) are read only on demand.
 
-use super::wire::{first_object, is_array, non_null};
-use crate::json::{is_object, Object, Value};
-use serde_json::value::RawValue;
+use super::wire::first_object;
+use crate::json::{Object, Value};
 
-/// A stream delta: its decoded fields and its verbatim object text.
+/// A stream delta: its parsed object, read through [`StreamDelta::fields`].
 #[derive(Debug, Clone)]
 pub struct StreamDelta<'a> {
-    /// Decoded fields.
-    pub fields: DeltaFields<'a>,
-    raw: &'a RawValue,
+    object: Object<'a>,
 }
 
 impl<'a> StreamDelta<'a> {
-    /// Decodes a delta object; `None` unless `raw` is a JSON object.
-    pub fn from_raw(raw: &'a RawValue) -> Option<Self> {
-        let object = Object::from_raw(raw)?;
+    /// A delta from its parsed value; `None` unless it is a JSON object.
+    pub fn from_value(value: Value<'a>) -> Option<Self> {
         Some(StreamDelta {
-            fields: DeltaFields::read(&object),
-            raw,
+            object: value.into_object()?,
         })
     }
 
-    /// The delta object exactly as received (becomes `stream_event.event`). Always `Some`.
-    pub fn raw(&self) -> Option<&'a RawValue> {
-        Some(self.raw)
+    /// Reads a delta from JSON text; `None` unless the text is a JSON object.
+    pub fn parse(text: &'a str) -> Option<Self> {
+        Some(StreamDelta {
+            object: Object::parse(text)?,
+        })
+    }
+
+    /// The delta object as received (becomes `stream_event.event`).
+    pub fn object(&self) -> &Object<'a> {
+        &self.object
+    }
+
+    /// The known fields, in one pass over the members.
+    pub fn fields(&self) -> DeltaFields<'_> {
+        DeltaFields::read(&self.object)
     }
 
     /// `delta.message_type` when a string.
     pub fn message_type(&self) -> Option<&str> {
-        self.fields.message_type.as_str()
+        self.object.get("message_type").as_str()
     }
 
     /// `delta.run_id` when a string.
     pub fn run_id(&self) -> Option<&str> {
-        self.fields.run_id.as_str()
+        self.object.get("run_id").as_str()
+    }
+
+    /// `delta.stop_reason` when a string.
+    pub fn stop_reason(&self) -> Option<&str> {
+        self.object.get("stop_reason").as_str()
     }
 }
 
-/// The delta keys read by the client (absent keys read as [`Value::Absent`], raw members that are
-/// absent or `null` as `None`). Unknown keys are skipped.
-#[derive(Debug, Clone, Default)]
+/// The delta keys read by the client (absent keys read as [`Value::Absent`], nested members that
+/// are absent or `null` as `None`). Unknown keys are skipped.
+#[derive(Debug, Clone, Copy)]
 pub struct DeltaFields<'a> {
     /// `message_type`.
-    pub message_type: Value<'a>,
+    pub message_type: &'a Value<'a>,
     /// `id` (becomes `uuid` when a string).
-    pub id: Value<'a>,
+    pub id: &'a Value<'a>,
     /// `otid` (string or null is copied).
-    pub otid: Value<'a>,
+    pub otid: &'a Value<'a>,
     /// `seq_id` (copied when a number).
-    pub seq_id: Value<'a>,
+    pub seq_id: &'a Value<'a>,
     /// `run_id`.
-    pub run_id: Value<'a>,
+    pub run_id: &'a Value<'a>,
     /// `content` (text extracted on demand).
-    pub content: Option<&'a RawValue>,
+    pub content: Option<&'a Value<'a>>,
     /// `reasoning`.
-    pub reasoning: Value<'a>,
-    /// `tool_call` (raw).
-    pub tool_call: Option<&'a RawValue>,
-    /// `tool_calls` (raw: array or object).
-    pub tool_calls: Option<&'a RawValue>,
+    pub reasoning: &'a Value<'a>,
+    /// `tool_call`.
+    pub tool_call: Option<&'a Value<'a>>,
+    /// `tool_calls` (array or object).
+    pub tool_calls: Option<&'a Value<'a>>,
     /// `tool_call_id`.
-    pub tool_call_id: Value<'a>,
-    /// `tool_return` (raw; text extracted on demand).
-    pub tool_return: Option<&'a RawValue>,
-    /// `tool_returns` (raw array).
-    pub tool_returns: Option<&'a RawValue>,
+    pub tool_call_id: &'a Value<'a>,
+    /// `tool_return` (text extracted on demand).
+    pub tool_return: Option<&'a Value<'a>>,
+    /// `tool_returns` (an array).
+    pub tool_returns: Option<&'a Value<'a>>,
     /// `status`.
-    pub status: Value<'a>,
+    pub status: &'a Value<'a>,
     /// `detail` (errors).
-    pub detail: Value<'a>,
+    pub detail: &'a Value<'a>,
     /// `message` (errors).
-    pub message: Value<'a>,
+    pub message: &'a Value<'a>,
     /// `stop_reason`.
-    pub stop_reason: Value<'a>,
+    pub stop_reason: &'a Value<'a>,
     /// `error_type` (errors).
-    pub error_type: Value<'a>,
+    pub error_type: &'a Value<'a>,
     /// `reason` (retry).
-    pub reason: Value<'a>,
+    pub reason: &'a Value<'a>,
     /// `attempt` (retry).
-    pub attempt: Value<'a>,
+    pub attempt: &'a Value<'a>,
     /// `max_attempts` (retry).
-    pub max_attempts: Value<'a>,
+    pub max_attempts: &'a Value<'a>,
     /// `delay_ms` (retry).
-    pub delay_ms: Value<'a>,
+    pub delay_ms: &'a Value<'a>,
 }
 
 impl<'a> DeltaFields<'a> {
     /// Reads the known members in one pass over the object (the last duplicate wins).
-    pub fn read(object: &Object<'a>) -> Self {
-        let mut f = DeltaFields::default();
-        for (key, raw) in object.members() {
+    pub fn read(object: &'a Object<'a>) -> Self {
+        let absent = Value::absent();
+        let mut f = DeltaFields {
+            message_type: absent,
+            id: absent,
+            otid: absent,
+            seq_id: absent,
+            run_id: absent,
+            content: None,
+            reasoning: absent,
+            tool_call: None,
+            tool_calls: None,
+            tool_call_id: absent,
+            tool_return: None,
+            tool_returns: None,
+            status: absent,
+            detail: absent,
+            message: absent,
+            stop_reason: absent,
+            error_type: absent,
+            reason: absent,
+            attempt: absent,
+            max_attempts: absent,
+            delay_ms: absent,
+        };
+        for (key, value) in object.members() {
             let slot = match key {
                 "message_type" => &mut f.message_type,
                 "id" => &mut f.id,
@@ -110,28 +146,28 @@ impl<'a> DeltaFields<'a> {
                 "max_attempts" => &mut f.max_attempts,
                 "delay_ms" => &mut f.delay_ms,
                 "content" => {
-                    f.content = non_null(Some(raw));
+                    f.content = non_null(value);
                     continue;
                 }
                 "tool_call" => {
-                    f.tool_call = non_null(Some(raw));
+                    f.tool_call = non_null(value);
                     continue;
                 }
                 "tool_calls" => {
-                    f.tool_calls = non_null(Some(raw));
+                    f.tool_calls = non_null(value);
                     continue;
                 }
                 "tool_return" => {
-                    f.tool_return = non_null(Some(raw));
+                    f.tool_return = non_null(value);
                     continue;
                 }
                 "tool_returns" => {
-                    f.tool_returns = non_null(Some(raw));
+                    f.tool_returns = non_null(value);
                     continue;
                 }
                 _ => continue,
             };
-            *slot = Value::classify(raw);
+            *slot = value;
         }
         f
     }
@@ -139,16 +175,11 @@ impl<'a> DeltaFields<'a> {
     /// `firstToolCall`: the first element of a `tool_calls` array (`None` if it is empty or not an
     /// object), `tool_calls` itself when it is an object, else `tool_call` when it is an object.
     pub fn first_tool_call(&self) -> Option<ToolCallFields<'a>> {
-        if let Some(raw) = self.tool_calls {
-            if is_array(raw) {
-                return first_object(raw).map(|o| ToolCallFields::read(&o));
-            }
-            if is_object(raw) {
-                return Object::from_raw(raw).map(|o| ToolCallFields::read(&o));
-            }
+        match self.tool_calls {
+            Some(calls @ Value::Array(_)) => first_object(calls).map(ToolCallFields::read),
+            Some(Value::Object(call)) => Some(ToolCallFields::read(call)),
+            _ => self.tool_call?.as_object().map(ToolCallFields::read),
         }
-        let call = Object::from_raw(self.tool_call?)?;
-        Some(ToolCallFields::read(&call))
     }
 
     /// `firstToolReturn`: the first element of a `tool_returns` array when it is an object.
@@ -156,62 +187,67 @@ impl<'a> DeltaFields<'a> {
         let first = first_object(self.tool_returns?)?;
         Some(ToolReturnFields {
             tool_call_id: first.get("tool_call_id"),
-            tool_return: non_null(first.raw("tool_return")),
-            content: non_null(first.raw("content")),
+            tool_return: non_null(first.get("tool_return")),
+            content: non_null(first.get("content")),
             status: first.get("status"),
         })
     }
 }
 
+/// `value` unless it is absent or `null` (JS `??`).
+fn non_null<'t, 'a>(value: &'t Value<'a>) -> Option<&'t Value<'a>> {
+    (!value.is_nullish()).then_some(value)
+}
+
 /// One tool call of a `tool_call_message` / `approval_request_message`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct ToolCallFields<'a> {
     /// `tool_call_id`.
-    pub tool_call_id: Value<'a>,
+    pub tool_call_id: &'a Value<'a>,
     /// `id` (OpenAI form).
-    pub id: Value<'a>,
+    pub id: &'a Value<'a>,
     /// `name`.
-    pub name: Value<'a>,
+    pub name: &'a Value<'a>,
     /// `function` object (OpenAI nested form), when an object.
     pub function: Option<FunctionFields<'a>>,
-    /// `arguments` (raw: object, string, or anything; `None` when absent or null).
-    pub arguments: Option<&'a RawValue>,
+    /// `arguments` (object, string, or anything; `None` when absent or null).
+    pub arguments: Option<&'a Value<'a>>,
 }
 
 impl<'a> ToolCallFields<'a> {
     /// Reads a tool call object.
-    pub fn read(call: &Object<'a>) -> Self {
+    pub fn read(call: &'a Object<'a>) -> Self {
         ToolCallFields {
             tool_call_id: call.get("tool_call_id"),
             id: call.get("id"),
             name: call.get("name"),
             function: call.object("function").map(|function| FunctionFields {
                 name: function.get("name"),
-                arguments: non_null(function.raw("arguments")),
+                arguments: non_null(function.get("arguments")),
             }),
-            arguments: non_null(call.raw("arguments")),
+            arguments: non_null(call.get("arguments")),
         }
     }
 }
 
 /// `tool_call.function` of the OpenAI nested form.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct FunctionFields<'a> {
     /// `function.name`.
-    pub name: Value<'a>,
-    /// `function.arguments` (raw).
-    pub arguments: Option<&'a RawValue>,
+    pub name: &'a Value<'a>,
+    /// `function.arguments`.
+    pub arguments: Option<&'a Value<'a>>,
 }
 
 /// One entry of `tool_returns`.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct ToolReturnFields<'a> {
     /// `tool_call_id`.
-    pub tool_call_id: Value<'a>,
-    /// `tool_return` (raw).
-    pub tool_return: Option<&'a RawValue>,
-    /// `content` (raw).
-    pub content: Option<&'a RawValue>,
+    pub tool_call_id: &'a Value<'a>,
+    /// `tool_return`.
+    pub tool_return: Option<&'a Value<'a>>,
+    /// `content`.
+    pub content: Option<&'a Value<'a>>,
     /// `status`.
-    pub status: Value<'a>,
+    pub status: &'a Value<'a>,
 }

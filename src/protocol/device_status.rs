@@ -1,31 +1,32 @@
 //! `update_device_status` projection (spec §3.6), decoded only when someone asks for it.
 
 use super::wire::number;
-use crate::json::{is_object, Object, Value};
+use crate::json::{Object, Value};
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::Number;
 
 /// The `device_status` object of an `update_device_status` frame, not yet projected.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct DeviceStatusFrame<'a> {
-    /// The `device_status` object, verbatim.
-    pub raw: &'a RawValue,
+    /// The `device_status` object, as received.
+    pub object: Object<'a>,
 }
 
 impl<'a> DeviceStatusFrame<'a> {
-    /// `Some` when `raw` is a JSON object.
-    pub fn from_raw(raw: &'a RawValue) -> Option<Self> {
-        is_object(raw).then_some(DeviceStatusFrame { raw })
+    /// `Some` when `value` is a JSON object.
+    pub fn from_value(value: Value<'a>) -> Option<Self> {
+        Some(DeviceStatusFrame {
+            object: value.into_object()?,
+        })
     }
 
     /// The `SessionDeviceStatus` projection, or `None` when the status fails validation
     /// (`is_online`/`is_processing` booleans, a known permission mode, a string-or-null cwd).
     pub fn project(&self) -> Option<SessionDeviceStatus> {
-        let status = Object::from_raw(self.raw)?;
-        let permission_mode = normalize_permission_mode(&status.get("current_permission_mode"))?;
+        let status = &self.object;
+        let permission_mode = normalize_permission_mode(status.get("current_permission_mode"))?;
         let working_directory = match status.get("current_working_directory") {
-            Value::String(s) => Some(s.into_owned()),
+            Value::String(s) => Some(s.as_ref().to_owned()),
             Value::Null => None,
             _ => return None,
         };
@@ -35,12 +36,12 @@ impl<'a> DeviceStatusFrame<'a> {
             permission_mode,
             working_directory,
             memory_directory: owned(status.str("memory_directory")),
-            pending_control_requests: objects(&status, "pending_control_requests")
-                .unwrap_or_default()
-                .iter()
+            pending_control_requests: objects(status, "pending_control_requests")
+                .into_iter()
+                .flatten()
                 .filter_map(pending_request)
                 .collect(),
-            raw: self.raw.to_owned(),
+            raw: status.to_static(),
         })
     }
 }
@@ -78,7 +79,7 @@ pub struct SessionDeviceStatus {
     /// Valid entries of `pending_control_requests`.
     pub pending_control_requests: Vec<PendingControlRequest>,
     /// The whole `device_status` object.
-    pub raw: Box<RawValue>,
+    pub raw: Object<'static>,
 }
 
 /// One pending approval of a device status.
@@ -94,7 +95,7 @@ pub struct PendingControlRequest {
     pub tool_call_id: Option<String>,
     /// `request.input` when an object.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tool_input: Option<Box<RawValue>>,
+    pub tool_input: Option<Object<'static>>,
     /// `{id, text}` suggestions with string fields.
     pub permission_suggestions: Vec<PermissionSuggestion>,
     /// `request.blocked_path` (string or null).
@@ -170,14 +171,11 @@ pub struct DiffLine {
 }
 
 /// The object elements of an array member (`None` when the member is not an array).
-fn objects<'a>(object: &Object<'a>, key: &str) -> Option<Vec<Object<'a>>> {
-    Some(
-        object
-            .array(key)?
-            .into_iter()
-            .filter_map(Object::from_raw)
-            .collect(),
-    )
+fn objects<'t, 'a>(
+    object: &'t Object<'a>,
+    key: &str,
+) -> Option<impl Iterator<Item = &'t Object<'a>>> {
+    Some(object.array(key)?.iter().filter_map(Value::as_object))
 }
 
 fn owned(s: Option<std::borrow::Cow<'_, str>>) -> Option<String> {
@@ -192,13 +190,10 @@ fn pending_request(entry: &Object<'_>) -> Option<PendingControlRequest> {
         request_id,
         tool_name,
         tool_call_id: owned(request.str("tool_call_id")),
-        tool_input: request
-            .raw("input")
-            .filter(|raw| is_object(raw))
-            .map(RawValue::to_owned),
-        permission_suggestions: objects(&request, "permission_suggestions")
-            .unwrap_or_default()
-            .iter()
+        tool_input: request.object("input").map(Object::to_static),
+        permission_suggestions: objects(request, "permission_suggestions")
+            .into_iter()
+            .flatten()
             .filter_map(|s| {
                 Some(PermissionSuggestion {
                     id: owned(s.str("id"))?,
@@ -207,20 +202,16 @@ fn pending_request(entry: &Object<'_>) -> Option<PendingControlRequest> {
             })
             .collect(),
         blocked_path: owned(request.str("blocked_path")),
-        diffs: objects(&request, "diffs")
-            .map(|diffs| diffs.iter().filter_map(diff_preview).collect()),
+        diffs: objects(request, "diffs").map(|diffs| diffs.filter_map(diff_preview).collect()),
     })
 }
 
 fn diff_preview(diff: &Object<'_>) -> Option<DiffPreview> {
     let file_name = owned(diff.str("fileName"))?;
-    match diff.str("mode")?.as_ref() {
+    match diff.get("mode").as_str()? {
         "advanced" => Some(DiffPreview::Advanced {
             file_name,
-            hunks: objects(diff, "hunks")?
-                .iter()
-                .filter_map(diff_hunk)
-                .collect(),
+            hunks: objects(diff, "hunks")?.filter_map(diff_hunk).collect(),
         }),
         mode @ ("fallback" | "unpreviewable") => {
             let reason = owned(diff.str("reason"))?;
@@ -235,16 +226,15 @@ fn diff_preview(diff: &Object<'_>) -> Option<DiffPreview> {
 }
 
 fn diff_hunk(hunk: &Object<'_>) -> Option<DiffHunk> {
-    let field = |key: &str| number(&hunk.get(key));
+    let field = |key: &str| number(hunk.get(key));
     Some(DiffHunk {
         old_start: field("oldStart")?,
         old_lines: field("oldLines")?,
         new_start: field("newStart")?,
         new_lines: field("newLines")?,
         lines: objects(hunk, "lines")?
-            .iter()
             .filter_map(|line| {
-                let line_type = match line.str("type")?.as_ref() {
+                let line_type = match line.get("type").as_str()? {
                     "context" => "context",
                     "add" => "add",
                     "remove" => "remove",

@@ -1,48 +1,47 @@
 //! The top-level members of an incoming frame, collected in one pass over its object.
 //!
-//! Every member the client may read is located once (raw, classified on demand), so building a
-//! frame costs one match per member instead of one search per read. A frame that repeats one of
+//! Every member the client may read is moved out of the parsed object once, so building a frame
+//! costs one match per member instead of one search per read. A frame that repeats one of
 //! these members is ambiguous and rejected (as before the move to [`crate::json`]); repeated
 //! unknown members are ignored.
 
 use crate::json::{Object, Value};
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// The known top-level members of a frame (`None` when absent).
 #[derive(Default)]
 pub(super) struct Envelope<'a> {
-    pub frame_type: Option<&'a RawValue>,
-    pub request_id: Option<&'a RawValue>,
-    pub runtime: Option<&'a RawValue>,
-    pub agent_id: Option<&'a RawValue>,
-    pub agent_id_camel: Option<&'a RawValue>,
-    pub conversation_id: Option<&'a RawValue>,
-    pub conversation_id_camel: Option<&'a RawValue>,
-    pub delta: Option<&'a RawValue>,
-    pub loop_status: Option<&'a RawValue>,
-    pub turn_id: Option<&'a RawValue>,
-    pub run_id: Option<&'a RawValue>,
-    pub stop_reason: Option<&'a RawValue>,
-    pub error: Option<&'a RawValue>,
-    pub queue: Option<&'a RawValue>,
-    pub removed: Option<&'a RawValue>,
-    pub device_status: Option<&'a RawValue>,
-    pub request: Option<&'a RawValue>,
-    pub tool_call_id: Option<&'a RawValue>,
-    pub tool_name: Option<&'a RawValue>,
-    pub input: Option<&'a RawValue>,
-    pub accepted: Option<&'a RawValue>,
-    pub disposition: Option<&'a RawValue>,
-    pub success: Option<&'a RawValue>,
+    pub frame_type: Option<Value<'a>>,
+    pub request_id: Option<Value<'a>>,
+    pub runtime: Option<Value<'a>>,
+    pub agent_id: Option<Value<'a>>,
+    pub agent_id_camel: Option<Value<'a>>,
+    pub conversation_id: Option<Value<'a>>,
+    pub conversation_id_camel: Option<Value<'a>>,
+    pub delta: Option<Value<'a>>,
+    pub loop_status: Option<Value<'a>>,
+    pub turn_id: Option<Value<'a>>,
+    pub run_id: Option<Value<'a>>,
+    pub stop_reason: Option<Value<'a>>,
+    pub error: Option<Value<'a>>,
+    pub queue: Option<Value<'a>>,
+    pub removed: Option<Value<'a>>,
+    pub device_status: Option<Value<'a>>,
+    pub request: Option<Value<'a>>,
+    pub tool_call_id: Option<Value<'a>>,
+    pub tool_name: Option<Value<'a>>,
+    pub input: Option<Value<'a>>,
+    pub accepted: Option<Value<'a>>,
+    pub disposition: Option<Value<'a>>,
+    pub success: Option<Value<'a>>,
 }
 
 impl<'a> Envelope<'a> {
     /// Collects the known members; `None` when one of them appears twice.
-    pub fn read(object: &Object<'a>) -> Option<Self> {
+    pub fn read(object: Object<'a>) -> Option<Self> {
         let mut e = Envelope::default();
-        for (key, raw) in object.members() {
-            let slot = match key {
+        for (key, value) in object.into_members() {
+            let slot = match key.as_ref() {
                 "type" => &mut e.frame_type,
                 "request_id" => &mut e.request_id,
                 "runtime" => &mut e.runtime,
@@ -68,7 +67,7 @@ impl<'a> Envelope<'a> {
                 "success" => &mut e.success,
                 _ => continue,
             };
-            if slot.replace(raw).is_some() {
+            if slot.replace(value).is_some() {
                 return None;
             }
         }
@@ -77,11 +76,11 @@ impl<'a> Envelope<'a> {
 }
 
 /// A member's string, when it is a string.
-pub(super) fn str_of(raw: Option<&RawValue>) -> Option<Cow<'_, str>> {
-    raw.and_then(|raw| Value::classify(raw).into_str())
+pub(super) fn str_of(value: Option<Value<'_>>) -> Option<Cow<'_, str>> {
+    value.and_then(Value::into_str)
 }
 
 /// A member's boolean, when it is a boolean.
-pub(super) fn bool_of(raw: Option<&RawValue>) -> Option<bool> {
-    raw.and_then(|raw| Value::classify(raw).as_bool())
+pub(super) fn bool_of(value: Option<Value<'_>>) -> Option<bool> {
+    value.and_then(|v| v.as_bool())
 }

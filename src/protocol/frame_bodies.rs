@@ -2,7 +2,6 @@
 
 use super::sdk_message::{LoopStatusMessage, QueueItem, QueueUpdateMessage, SdkMessage};
 use crate::json::Value;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// `update_loop_status.loop_status`.
@@ -47,8 +46,8 @@ pub struct QueueItemFrame<'a> {
     pub kind: Option<Cow<'a, str>>,
     /// `source`.
     pub source: Option<Cow<'a, str>>,
-    /// `content`, verbatim.
-    pub content: Option<&'a RawValue>,
+    /// `content` as received (`null` included).
+    pub content: Option<Value<'a>>,
     /// `enqueued_at`.
     pub enqueued_at: Option<Cow<'a, str>>,
 }
@@ -70,15 +69,15 @@ pub struct ControlRequestFrame<'a> {
     /// `request.tool_name` (the session defaults it to `"unknown"`).
     pub tool_name: Option<Cow<'a, str>>,
     /// `request.input` when an object.
-    pub input: Option<&'a RawValue>,
+    pub input: Option<Value<'a>>,
     /// `request.tool_call_id`.
     pub tool_call_id: Option<Cow<'a, str>>,
-    /// `request.permission_suggestions`, raw.
-    pub permission_suggestions: Option<&'a RawValue>,
+    /// `request.permission_suggestions` (absent or `null` → `None`).
+    pub permission_suggestions: Option<Value<'a>>,
     /// `request.blocked_path`: string, `null`, or missing.
     pub blocked_path: Value<'a>,
-    /// `request.diffs`, raw.
-    pub diffs: Option<&'a RawValue>,
+    /// `request.diffs` (absent or `null` → `None`).
+    pub diffs: Option<Value<'a>>,
 }
 
 /// `external_tool_call_request`.
@@ -88,8 +87,8 @@ pub struct ExternalToolCallRequestFrame<'a> {
     pub tool_call_id: Option<Cow<'a, str>>,
     /// `tool_name`.
     pub tool_name: Option<Cow<'a, str>>,
-    /// `input`, raw.
-    pub input: Option<&'a RawValue>,
+    /// `input` (absent or `null` → `None`).
+    pub input: Option<Value<'a>>,
 }
 
 /// `input_accepted`.
@@ -122,7 +121,7 @@ impl QueueUpdateFrame<'_> {
                     client_message_id: item.client_message_id.as_deref().unwrap_or("").to_owned(),
                     kind: item.kind.as_deref().unwrap_or("message").to_owned(),
                     source: item.source.as_deref().unwrap_or("user").to_owned(),
-                    content: item.content.map(RawValue::to_owned),
+                    content: item.content.as_ref().map(Value::to_static),
                     enqueued_at: item.enqueued_at.as_deref().unwrap_or("").to_owned(),
                 })
                 .collect(),

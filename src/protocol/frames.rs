@@ -1,6 +1,6 @@
-//! Incoming frames: a borrowed parse into typed bodies through [`crate::json`] (the envelope's
-//! members are collected once, each body reads only its own members), with a cheap `type` peek
-//! so that unwanted big frames are never parsed.
+//! Incoming frames: a one-pass parse through [`crate::json`] into typed bodies that borrow from
+//! the frame text (the envelope's members are moved out once, each body takes only its own
+//! members), with a cheap `type` peek so that unwanted big frames are never parsed.
 //!
 //! Malformed input never panics: text that is not a JSON object yields `None` (dropped), and a
 //! known frame type with an unusable payload yields [`FrameBody::Invalid`] (dropped by consumers,
@@ -11,9 +11,8 @@ use super::device_status::DeviceStatusFrame;
 use super::envelope::{bool_of, str_of, Envelope};
 use super::runtime::{FrameScope, RuntimeField};
 use super::scan::peek_frame_type;
-use super::wire::{non_null, string_items};
-use crate::json::{is_object, parse_array, Object};
-use serde_json::value::RawValue;
+use super::wire::string_items;
+use crate::json::{Object, Value};
 use std::borrow::Cow;
 
 pub use super::frame_bodies::{
@@ -144,29 +143,30 @@ pub fn parse_frame_with(text: &str, options: ParseOptions) -> Option<ParsedFrame
         }
     }
     let object = Object::parse(text)?;
-    let env = Envelope::read(&object)?;
-    let frame_type = str_of(env.frame_type).unwrap_or(Cow::Borrowed(""));
+    let mut env = Envelope::read(object)?;
+    let frame_type = str_of(env.frame_type.take()).unwrap_or(Cow::Borrowed(""));
     let kind = FrameKind::from_type(&frame_type);
+    let agent_id = str_of(env.agent_id.take());
+    let conversation_id = str_of(env.conversation_id.take());
     Some(ParsedFrame {
         raw: text,
         frame_type,
         kind,
-        request_id: str_of(env.request_id),
+        request_id: str_of(env.request_id.take()),
         scope: FrameScope {
-            runtime: RuntimeField::read(env.runtime),
-            agent_id: str_of(env.agent_id).or_else(|| str_of(env.agent_id_camel)),
-            conversation_id: str_of(env.conversation_id)
-                .or_else(|| str_of(env.conversation_id_camel)),
+            runtime: RuntimeField::read(env.runtime.take()),
+            agent_id: agent_id.or_else(|| str_of(env.agent_id_camel.take())),
+            conversation_id: conversation_id.or_else(|| str_of(env.conversation_id_camel.take())),
         },
-        body: body(kind, &env),
+        body: body(kind, env),
     })
 }
 
-fn body<'a>(kind: FrameKind, env: &Envelope<'a>) -> FrameBody<'a> {
+fn body(kind: FrameKind, env: Envelope<'_>) -> FrameBody<'_> {
     match kind {
         FrameKind::StreamDelta => env
             .delta
-            .and_then(StreamDelta::from_raw)
+            .and_then(StreamDelta::from_value)
             .map_or(FrameBody::Invalid, FrameBody::StreamDelta),
         FrameKind::UpdateLoopStatus => loop_status_body(env.loop_status),
         FrameKind::TurnFinished => match str_of(env.stop_reason) {
@@ -181,17 +181,17 @@ fn body<'a>(kind: FrameKind, env: &Envelope<'a>) -> FrameBody<'a> {
         FrameKind::UpdateQueue => FrameBody::QueueUpdate(queue_body(env)),
         FrameKind::UpdateDeviceStatus => env
             .device_status
-            .and_then(DeviceStatusFrame::from_raw)
+            .and_then(DeviceStatusFrame::from_value)
             .map_or(FrameBody::Invalid, FrameBody::DeviceStatus),
-        FrameKind::ControlRequest => match env.request.and_then(Object::from_raw) {
-            Some(req) => FrameBody::ControlRequest(ControlRequestFrame {
-                subtype: req.str("subtype"),
-                tool_name: req.str("tool_name"),
-                input: req.raw("input").filter(|raw| is_object(raw)),
-                tool_call_id: req.str("tool_call_id"),
-                permission_suggestions: non_null(req.raw("permission_suggestions")),
-                blocked_path: req.get("blocked_path"),
-                diffs: non_null(req.raw("diffs")),
+        FrameKind::ControlRequest => match env.request.and_then(Value::into_object) {
+            Some(mut req) => FrameBody::ControlRequest(ControlRequestFrame {
+                subtype: req.take("subtype").into_str(),
+                tool_name: req.take("tool_name").into_str(),
+                input: Some(req.take("input")).filter(Value::is_object),
+                tool_call_id: req.take("tool_call_id").into_str(),
+                permission_suggestions: req.take("permission_suggestions").non_null(),
+                blocked_path: req.take("blocked_path"),
+                diffs: req.take("diffs").non_null(),
             }),
             None => FrameBody::Invalid,
         },
@@ -199,7 +199,7 @@ fn body<'a>(kind: FrameKind, env: &Envelope<'a>) -> FrameBody<'a> {
             FrameBody::ExternalToolCallRequest(ExternalToolCallRequestFrame {
                 tool_call_id: str_of(env.tool_call_id),
                 tool_name: str_of(env.tool_name),
-                input: non_null(env.input),
+                input: env.input.and_then(Value::non_null),
             })
         }
         FrameKind::InputAccepted => FrameBody::InputAccepted(InputAcceptedFrame {
@@ -214,43 +214,46 @@ fn body<'a>(kind: FrameKind, env: &Envelope<'a>) -> FrameBody<'a> {
     }
 }
 
-fn loop_status_body(raw: Option<&RawValue>) -> FrameBody<'_> {
-    let Some(loop_status) = raw.and_then(Object::from_raw) else {
+fn loop_status_body(value: Option<Value<'_>>) -> FrameBody<'_> {
+    let Some(mut loop_status) = value.and_then(Value::into_object) else {
         return FrameBody::Invalid;
     };
-    let Some(status) = loop_status.str("status") else {
+    let Some(status) = loop_status.take("status").into_str() else {
         return FrameBody::Invalid;
     };
     FrameBody::LoopStatus(LoopStatusFrame {
         status,
-        active_run_ids: string_items(&loop_status, "active_run_ids"),
+        active_run_ids: string_items(loop_status.take("active_run_ids")),
     })
 }
 
-fn queue_body<'a>(env: &Envelope<'a>) -> QueueUpdateFrame<'a> {
-    let objects = |raw: Option<&'a RawValue>| {
-        raw.and_then(|raw| parse_array(raw.get()))
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(Object::from_raw)
-    };
+/// The object elements of an array member (none when it is not an array).
+fn objects(value: Option<Value<'_>>) -> impl Iterator<Item = Object<'_>> {
+    value
+        .and_then(Value::into_array)
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(Value::into_object)
+}
+
+fn queue_body(env: Envelope<'_>) -> QueueUpdateFrame<'_> {
     let queue = objects(env.queue)
-        .filter_map(|item| {
+        .filter_map(|mut item| {
             Some(QueueItemFrame {
-                id: item.str("id")?,
-                client_message_id: item.str("client_message_id"),
-                kind: item.str("kind"),
-                source: item.str("source"),
-                // Copied verbatim, `null` included.
-                content: item.raw("content"),
-                enqueued_at: item.str("enqueued_at"),
+                id: item.take("id").into_str()?,
+                client_message_id: item.take("client_message_id").into_str(),
+                kind: item.take("kind").into_str(),
+                source: item.take("source").into_str(),
+                // Copied as received, `null` included.
+                content: Some(item.take("content")).filter(|c| !matches!(c, Value::Absent)),
+                enqueued_at: item.take("enqueued_at").into_str(),
             })
         })
         .collect();
     let removed = objects(env.removed)
-        .map(|entry| RemovedQueueItem {
-            client_message_id: entry.str("client_message_id"),
-            disposition: entry.str("disposition"),
+        .map(|mut entry| RemovedQueueItem {
+            client_message_id: entry.take("client_message_id").into_str(),
+            disposition: entry.take("disposition").into_str(),
         })
         .collect();
     QueueUpdateFrame { queue, removed }

@@ -1,14 +1,13 @@
 //! `stream_delta.delta` → `SDKMessage` (spec §3.6 table, transcript.md §10.1 identity rules).
 
-use super::delta::{StreamDelta, ToolCallFields};
+use super::delta::{DeltaFields, StreamDelta, ToolCallFields};
 use super::errors::{is_approval_conflict_signal, ErrorCode};
 use super::sdk_message::{
     ErrorMessage, RetryMessage, SdkMessage, StreamEventMessage, TextMessage, ToolCallMessage,
     ToolResultMessage,
 };
 use super::wire::{number, text_of};
-use crate::json::{parse_raw, Value};
-use serde_json::value::RawValue;
+use crate::json::{Object, Value};
 use serde_json::Number;
 use std::borrow::Cow;
 
@@ -47,7 +46,8 @@ pub fn normalize_delta(
     label: &str,
     uuids: &mut UuidCounter,
 ) -> Option<SdkMessage> {
-    let f = &delta.fields;
+    let fields = delta.fields();
+    let f = &fields;
     let mut uuid = || match f.id.as_str() {
         Some(id) => id.to_owned(),
         None => uuids.mint(label),
@@ -57,20 +57,20 @@ pub fn normalize_delta(
         Some("assistant_message") => {
             let content = f.content.and_then(text_of).filter(|c| !c.is_empty())?;
             Some(SdkMessage::Assistant(text_message(
-                delta,
+                f,
                 content,
                 uuid(),
                 run_id,
             )))
         }
         Some("reasoning_message") => {
-            let content = match &f.reasoning {
+            let content = match f.reasoning {
                 Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
                 _ => f.content.and_then(text_of),
             }
             .filter(|c| !c.is_empty())?;
             Some(SdkMessage::Reasoning(text_message(
-                delta,
+                f,
                 content,
                 uuid(),
                 run_id,
@@ -81,40 +81,39 @@ pub fn normalize_delta(
             Some(tool_call_message(kind, &call, uuid(), run_id))
         }
         Some("tool_return_message") => {
-            tool_result_message(delta, run_id, &mut uuid).map(SdkMessage::ToolResult)
+            tool_result_message(f, run_id, &mut uuid).map(SdkMessage::ToolResult)
         }
-        Some("error_message" | "loop_error") => Some(error_message(delta, label, run_id)),
+        Some("error_message" | "loop_error") => Some(error_message(f, label, run_id)),
         Some("retry") => Some(SdkMessage::Retry(RetryMessage {
             reason: f.reason.as_str().unwrap_or("error").to_owned(),
-            attempt: number_or_zero(&f.attempt),
-            max_attempts: number_or_zero(&f.max_attempts),
-            delay_ms: number_or_zero(&f.delay_ms),
+            attempt: number_or_zero(f.attempt),
+            max_attempts: number_or_zero(f.max_attempts),
+            delay_ms: number_or_zero(f.delay_ms),
             run_id,
         })),
         Some("stop_reason" | "ping") => None,
         _ => Some(SdkMessage::StreamEvent(StreamEventMessage {
-            event: delta.raw()?.to_owned(),
+            event: delta.object().to_static(),
             uuid: uuid(),
         })),
     }
 }
 
 fn text_message(
-    delta: &StreamDelta<'_>,
+    f: &DeltaFields<'_>,
     content: Cow<'_, str>,
     uuid: String,
     run_id: Option<String>,
 ) -> TextMessage {
-    let f = &delta.fields;
     TextMessage {
         content: content.into_owned(),
         uuid,
-        otid: match &f.otid {
+        otid: match f.otid {
             Value::String(s) => Some(Some(s.as_ref().to_owned())),
             Value::Null => Some(None),
             _ => None,
         },
-        seq_id: number(&f.seq_id),
+        seq_id: number(f.seq_id),
         run_id,
     }
 }
@@ -163,46 +162,28 @@ fn tool_call_message(
 
 /// `toolInputFromArguments`: an object → itself (no raw); a string parsing to an object → that
 /// object + raw; any other non-empty string → `{raw}` + raw; anything else → `{}`.
-pub fn tool_input_from_arguments(args: Option<&RawValue>) -> (Box<RawValue>, Option<String>) {
-    let Some(args) = args else {
-        return (empty_object(), None);
-    };
-    let text = args.get().trim_start();
-    if text.starts_with('{') {
-        return (args.to_owned(), None);
-    }
-    if !text.starts_with('"') {
-        return (empty_object(), None);
-    }
-    let raw = match Value::classify(args).into_str() {
-        Some(s) if !s.is_empty() => s.into_owned(),
-        _ => return (empty_object(), None),
+pub fn tool_input_from_arguments(args: Option<&Value<'_>>) -> (Object<'static>, Option<String>) {
+    let raw = match args {
+        Some(Value::Object(object)) => return (object.to_static(), None),
+        Some(Value::String(s)) if !s.is_empty() => s.as_ref(),
+        _ => return (Object::new(), None),
     };
     let trimmed = raw.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
     if trimmed.starts_with('{') {
-        if let Some(parsed) = parse_raw(trimmed) {
-            return (parsed.to_owned(), Some(raw));
+        if let Some(parsed) = Object::parse(trimmed) {
+            return (parsed.into_static(), Some(raw.to_owned()));
         }
     }
-    // `{"raw": <the string>}`; serializing a string cannot fail.
-    let mut wrapper = String::from("{\"raw\":");
-    wrapper.push_str(&serde_json::to_string(&raw).unwrap_or_default());
-    wrapper.push('}');
-    let input = RawValue::from_string(wrapper).unwrap_or_else(|_| empty_object());
-    (input, Some(raw))
-}
-
-fn empty_object() -> Box<RawValue> {
-    // `{}` is valid JSON; the fallback (`null`) only avoids a panic path.
-    RawValue::from_string(String::from("{}")).unwrap_or_default()
+    let mut wrapper = Object::new();
+    wrapper.push("raw", Value::String(Cow::Owned(raw.to_owned())));
+    (wrapper, Some(raw.to_owned()))
 }
 
 fn tool_result_message(
-    delta: &StreamDelta<'_>,
+    f: &DeltaFields<'_>,
     run_id: Option<String>,
     uuid: &mut impl FnMut() -> String,
 ) -> Option<ToolResultMessage> {
-    let f = &delta.fields;
     let first = f.first_tool_return();
     let tool_call_id = match f.tool_call_id.as_str() {
         Some(id) => id,
@@ -217,7 +198,7 @@ fn tool_result_message(
         None => f.content,
     });
     let content = source.and_then(text_of).unwrap_or_default();
-    let status = match (&f.status, &first) {
+    let status = match (f.status, &first) {
         (Value::String(s), _) => Some(s.as_ref()),
         (_, Some(ret)) => ret.status.as_str(),
         (_, None) => None,
@@ -231,8 +212,7 @@ fn tool_result_message(
     })
 }
 
-fn error_message(delta: &StreamDelta<'_>, label: &str, run_id: Option<String>) -> SdkMessage {
-    let f = &delta.fields;
+fn error_message(f: &DeltaFields<'_>, label: &str, run_id: Option<String>) -> SdkMessage {
     let detail = f
         .detail
         .as_str()

@@ -1,9 +1,7 @@
 //! Runtime scope (`{agent_id, conversation_id}`) and the `sameRuntime` frame filter (spec §3.3).
 
-use super::wire::plain_string;
 use crate::json::Value;
 use serde::Serialize;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// The runtime a session is bound to. `agent_id` is `None` (JSON `null`) for agent-free sessions.
@@ -52,11 +50,8 @@ pub enum RuntimeField<'a> {
 
 impl<'a> RuntimeField<'a> {
     /// Reads a frame's `runtime` member (`None` when absent).
-    pub fn read(raw: Option<&'a RawValue>) -> Self {
-        match raw {
-            Some(raw) => server_form(raw).unwrap_or_else(|| Self::from_value(Value::classify(raw))),
-            None => RuntimeField::Falsy,
-        }
+    pub fn read(value: Option<Value<'a>>) -> Self {
+        value.map_or(RuntimeField::Falsy, Self::from_value)
     }
 
     /// Classifies a frame's `runtime` member by JS truthiness.
@@ -65,35 +60,13 @@ impl<'a> RuntimeField<'a> {
             Value::Absent | Value::Null | Value::Bool(false) => RuntimeField::Falsy,
             Value::Number(0.0) => RuntimeField::Falsy,
             Value::String(s) if s.is_empty() => RuntimeField::Falsy,
-            Value::Object(_) => match value.as_object() {
-                Some(object) => RuntimeField::Object {
-                    agent_id: object.get("agent_id"),
-                    conversation_id: object.get("conversation_id"),
-                },
-                None => RuntimeField::Other,
+            Value::Object(mut object) => RuntimeField::Object {
+                agent_id: object.take("agent_id"),
+                conversation_id: object.take("conversation_id"),
             },
             _ => RuntimeField::Other,
         }
     }
-}
-
-/// The form the server writes on every scoped frame, `{"agent_id":"<id>"|null,
-/// "conversation_id":"<id>"}` without whitespace or escapes, read without a parse (the text was
-/// validated with its frame). Any other form returns `None` and is parsed.
-fn server_form(raw: &RawValue) -> Option<RuntimeField<'_>> {
-    let rest = raw.get().strip_prefix("{\"agent_id\":")?;
-    let (agent_id, rest) = match rest.strip_prefix("null") {
-        Some(rest) => (Value::Null, rest),
-        None => {
-            let (id, rest) = plain_string(rest)?;
-            (Value::String(Cow::Borrowed(id)), rest)
-        }
-    };
-    let (conversation_id, rest) = plain_string(rest.strip_prefix(",\"conversation_id\":")?)?;
-    (rest == "}").then_some(RuntimeField::Object {
-        agent_id,
-        conversation_id: Value::String(Cow::Borrowed(conversation_id)),
-    })
 }
 
 /// Where a frame says it belongs: its `runtime`, else top-level `agent_id`/`agentId` and

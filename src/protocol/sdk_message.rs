@@ -1,11 +1,11 @@
 //! The `SDKMessage` union (spec §2) as Rust types whose `Serialize` output is exactly the JS shape:
-//! a `type` tag, camelCase fields, optional fields omitted when absent. Raw wire payloads
-//! (`stream_event.event`, `tool_call.toolInput`, queue item `content`) are kept as JSON text and
-//! written verbatim.
+//! a `type` tag, camelCase fields, optional fields omitted when absent. Wire payloads passed on
+//! (`stream_event.event`, `tool_call.toolInput`, queue item `content`) are kept as parsed values
+//! and written back member by member, in document order.
 
 use super::errors::ErrorCode;
+use crate::json::{Object, Value};
 use serde::Serialize;
-use serde_json::value::RawValue;
 use serde_json::Number;
 
 /// One message yielded by a session stream.
@@ -30,7 +30,7 @@ pub enum SdkMessage {
     QueueUpdate(QueueUpdateMessage),
     /// `loop_status`: the agent loop's state.
     LoopStatus(LoopStatusMessage),
-    /// `stream_event`: any other delta, verbatim.
+    /// `stream_event`: any other delta, passed on whole.
     StreamEvent(StreamEventMessage),
 }
 
@@ -86,8 +86,8 @@ pub struct ToolCallMessage {
     pub tool_call_id: String,
     /// Tool name, `"?"` when unknown.
     pub tool_name: String,
-    /// The arguments object as JSON text (`{}`, the wire object, the parsed string, or `{raw}`).
-    pub tool_input: Box<RawValue>,
+    /// The arguments object (`{}`, the wire object, the parsed string, or `{raw}`).
+    pub tool_input: Object<'static>,
     /// The argument string as received, when the arguments came as a string.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_arguments: Option<String>,
@@ -212,9 +212,9 @@ pub struct QueueItem {
     pub kind: String,
     /// Item source (default `"user"`).
     pub source: String,
-    /// Content verbatim (omitted when absent).
+    /// Content as received (omitted when absent).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub content: Option<Box<RawValue>>,
+    pub content: Option<Value<'static>>,
     /// Enqueue timestamp (`""` when absent).
     pub enqueued_at: String,
 }
@@ -232,8 +232,8 @@ pub struct LoopStatusMessage {
 /// `stream_event` fields.
 #[derive(Debug, Clone, Serialize)]
 pub struct StreamEventMessage {
-    /// The wire delta object, verbatim.
-    pub event: Box<RawValue>,
+    /// The wire delta object, as received.
+    pub event: Object<'static>,
     /// Wire `id`, else synthetic.
     pub uuid: String,
 }

@@ -3,13 +3,11 @@
 use super::delta::StreamDelta;
 use super::normalize::{normalize_delta, tool_input_from_arguments, UuidCounter};
 use super::sdk_message::SdkMessage;
-use serde_json::value::RawValue;
 use serde_json::{json, Value};
 
 fn norm_with(delta: &Value, uuids: &mut UuidCounter) -> Option<Value> {
     let text = delta.to_string();
-    let raw: &RawValue = serde_json::from_str(&text).unwrap();
-    let delta = StreamDelta::from_raw(raw).expect("object delta");
+    let delta = StreamDelta::parse(&text).expect("object delta");
     normalize_delta(&delta, "app-server", uuids)
         .map(|m| serde_json::from_str(&m.to_json()).unwrap())
 }
@@ -266,7 +264,7 @@ fn retry_defaults_and_copies() {
 }
 
 #[test]
-fn stop_reason_and_ping_yield_nothing_and_the_rest_is_a_verbatim_stream_event() {
+fn stop_reason_and_ping_yield_nothing_and_the_rest_is_a_stream_event() {
     assert_eq!(
         norm(json!({"message_type":"stop_reason","stop_reason":"end_turn"})),
         None
@@ -274,13 +272,16 @@ fn stop_reason_and_ping_yield_nothing_and_the_rest_is_a_verbatim_stream_event() 
     assert_eq!(norm(json!({"message_type":"ping"})), None);
     let text =
         r#"{ "message_type" : "usage_statistics","id":"u1", "n":1.50, "deep":{"a":[true,null]} }"#;
-    let raw: &RawValue = serde_json::from_str(text).unwrap();
-    let delta = StreamDelta::from_raw(raw).unwrap();
+    let delta = StreamDelta::parse(text).unwrap();
     let message = normalize_delta(&delta, "cloud", &mut UuidCounter::default()).unwrap();
     let SdkMessage::StreamEvent(event) = &message else {
         panic!("stream_event expected");
     };
-    assert_eq!(event.event.get(), text, "event text is kept byte for byte");
+    assert_eq!(
+        crate::json::to_string(&event.event),
+        r#"{"message_type":"usage_statistics","id":"u1","n":1.5,"deep":{"a":[true,null]}}"#,
+        "the event is the delta written back, members in order"
+    );
     assert_eq!(event.uuid, "u1");
     for kind in [
         "user_message",
@@ -304,9 +305,9 @@ fn stop_reason_and_ping_yield_nothing_and_the_rest_is_a_verbatim_stream_event() 
 #[test]
 fn tool_input_from_arguments_direct() {
     let (input, raw) = tool_input_from_arguments(None);
-    assert_eq!((input.get(), raw), ("{}", None));
-    let args: &RawValue = serde_json::from_str(r#"" {\"a\":1} ""#).unwrap();
-    let (input, raw) = tool_input_from_arguments(Some(args));
-    assert_eq!(input.get(), r#"{"a":1}"#);
+    assert_eq!((crate::json::to_string(&input).as_str(), raw), ("{}", None));
+    let args = crate::json::parse(r#"" {\"a\":1} ""#).unwrap();
+    let (input, raw) = tool_input_from_arguments(Some(&args));
+    assert_eq!(crate::json::to_string(&input), r#"{"a":1}"#);
     assert_eq!(raw.as_deref(), Some(r#" {"a":1} "#));
 }

@@ -1,16 +1,9 @@
 //! Small readers of wire values shared by the frame decoders (on top of [`crate::json`]):
 //! `??`-style optional members, the "text of content" rule, and JS-shaped numbers.
 
-use crate::json::{parse_array, Object, Value};
-use serde_json::value::RawValue;
+use crate::json::Value;
 use serde_json::Number;
 use std::borrow::Cow;
-
-/// `raw` unless it is JSON `null`: a member read with JS `??` semantics (absent and `null` are
-/// both "not given").
-pub fn non_null(raw: Option<&RawValue>) -> Option<&RawValue> {
-    raw.filter(|raw| !raw.get().trim_start().starts_with('n'))
-}
 
 /// Splits a leading JSON string without escapes off `text`: `"abc"rest` → `("abc", "rest")`.
 /// `None` when `text` does not start with `"` or the string has an escape (or no end). On text
@@ -24,51 +17,44 @@ pub fn plain_string(text: &str) -> Option<(&str, &str)> {
     Some((body.get(..end)?, body.get(end + 1..)?))
 }
 
-/// True when `raw` is a JSON array.
-pub fn is_array(raw: &RawValue) -> bool {
-    raw.get().trim_start().starts_with('[')
-}
-
 /// The first element of an array when it is an object (`None` for an empty array, a first
 /// element of another kind, or a value that is not an array).
-pub fn first_object(raw: &RawValue) -> Option<Object<'_>> {
-    parse_array(raw.get())?
-        .first()
-        .copied()
-        .and_then(Object::from_raw)
+pub fn first_object<'t, 'a>(value: &'t Value<'a>) -> Option<&'t crate::json::Object<'a>> {
+    value.as_array()?.first()?.as_object()
 }
 
-/// The string elements of an array member (other elements skipped; not an array → empty).
-pub fn string_items<'a>(obj: &Object<'a>, key: &str) -> Vec<Cow<'a, str>> {
-    obj.array(key)
+/// The string elements of an array (other elements skipped; not an array → empty).
+pub fn string_items(value: Value<'_>) -> Vec<Cow<'_, str>> {
+    value
+        .into_array()
         .unwrap_or_default()
         .into_iter()
-        .filter_map(|raw| Value::classify(raw).into_str())
+        .filter_map(Value::into_str)
         .collect()
 }
 
 /// "Text of content" (spec §5): a string as-is; an array → the concatenation of its string items
 /// and of its object items' string `text` (`None` when that is empty); an object with a string
 /// `text` → it; anything else → `None`.
-pub fn text_of(raw: &RawValue) -> Option<Cow<'_, str>> {
-    match Value::classify(raw) {
-        Value::String(s) => Some(s),
-        Value::Object(obj) => Object::from_raw(obj)?.str("text"),
+pub fn text_of<'t>(value: &'t Value<'_>) -> Option<Cow<'t, str>> {
+    match value {
+        Value::String(s) => Some(Cow::Borrowed(s)),
+        Value::Object(obj) => obj.get("text").as_str().map(Cow::Borrowed),
         Value::Array(list) => {
-            let mut joined: Option<Cow<'_, str>> = None;
-            for item in parse_array(list.get())? {
-                let piece = match Value::classify(item) {
-                    Value::String(s) => s,
-                    Value::Object(obj) => match Object::from_raw(obj).and_then(|o| o.str("text")) {
+            let mut joined: Option<Cow<'t, str>> = None;
+            for item in list {
+                let piece = match item {
+                    Value::String(s) => s.as_ref(),
+                    Value::Object(obj) => match obj.get("text").as_str() {
                         Some(s) => s,
                         None => continue,
                     },
                     _ => continue,
                 };
-                joined = Some(match joined {
-                    None => piece,
-                    Some(prev) => Cow::Owned(prev.into_owned() + &piece),
-                });
+                match &mut joined {
+                    None => joined = Some(Cow::Borrowed(piece)),
+                    Some(prev) => prev.to_mut().push_str(piece),
+                }
             }
             joined.filter(|s| !s.is_empty())
         }
@@ -97,25 +83,24 @@ pub fn number(value: &Value<'_>) -> Option<Number> {
 mod tests {
     use super::*;
 
-    fn raw(text: &str) -> &RawValue {
-        serde_json::from_str(text).unwrap()
+    fn parse(text: &str) -> Value<'_> {
+        crate::json::parse(text).unwrap()
     }
 
     #[test]
     fn text_of_follows_the_content_rule() {
-        assert_eq!(text_of(raw(r#""s""#)).as_deref(), Some("s"));
-        assert_eq!(text_of(raw(r#"{"text":"t"}"#)).as_deref(), Some("t"));
-        assert_eq!(text_of(raw(r#"{"text":""}"#)).as_deref(), Some(""));
+        let text = |json: &str| text_of(&parse(json)).map(Cow::into_owned);
+        assert_eq!(text(r#""s""#).as_deref(), Some("s"));
+        assert_eq!(text(r#"{"text":"t"}"#).as_deref(), Some("t"));
+        assert_eq!(text(r#"{"text":""}"#).as_deref(), Some(""));
         assert_eq!(
-            text_of(raw(r#"["a",{"text":"b"},{"text":1},[],"c"]"#)).as_deref(),
+            text(r#"["a",{"text":"b"},{"text":1},[],"c"]"#).as_deref(),
             Some("abc")
         );
-        assert!(matches!(
-            text_of(raw(r#"[{"type":"text","text":"one"}]"#)),
-            Some(Cow::Borrowed("one"))
-        ));
+        let one = parse(r#"[{"type":"text","text":"one"}]"#);
+        assert!(matches!(text_of(&one), Some(Cow::Borrowed("one"))));
         for none in ["[]", r#"[""]"#, "null", "1", "{}", r#"[{"x":1}]"#] {
-            assert_eq!(text_of(raw(none)), None, "{none}");
+            assert_eq!(text(none), None, "{none}");
         }
     }
 
@@ -130,14 +115,13 @@ mod tests {
     }
 
     #[test]
-    fn null_is_not_given() {
-        assert!(non_null(Some(raw("null"))).is_none());
-        assert!(non_null(None).is_none());
-        assert!(non_null(Some(raw("0"))).is_some());
-        assert!(first_object(raw(r#"["x",{"a":1}]"#)).is_none());
+    fn first_object_and_string_items() {
+        assert!(first_object(&parse(r#"["x",{"a":1}]"#)).is_none());
         assert_eq!(
-            first_object(raw(r#"[{"a":1},2]"#)).unwrap().f64("a"),
+            first_object(&parse(r#"[{"a":1},2]"#)).unwrap().f64("a"),
             Some(1.0)
         );
+        assert_eq!(string_items(parse(r#"["a",1,"b"]"#)), ["a", "b"]);
+        assert!(string_items(parse("{}")).is_empty());
     }
 }

@@ -4,7 +4,6 @@
 
 use crate::json::{Object, Value};
 use crate::protocol::commands::ApprovalDecision;
-use serde_json::value::RawValue;
 use std::collections::VecDeque;
 
 /// How many answered (or pending) approvals are remembered; the oldest is evicted first.
@@ -142,22 +141,17 @@ pub fn decision_from_response(response_json: &str) -> ApprovalDecision {
     if o.str("behavior").as_deref() != Some("allow") {
         return deny(message.as_deref().unwrap_or(DENIED_BY_CALLBACK));
     }
-    let updated_input = match o.get("updatedInput") {
-        Value::Object(raw) => RawValue::from_string(raw.get().to_owned()).ok(),
-        _ => None,
-    };
+    let updated_input = o.object("updatedInput").map(Object::to_static);
     let selected_permission_suggestion_ids = o
         .array("updatedPermissions")
         .unwrap_or_default()
-        .into_iter()
-        .filter_map(|raw| match Value::classify(raw) {
-            Value::String(id) => Some(id.into_owned()),
-            Value::Object(_) => Object::from_raw(raw).and_then(|p| {
-                ["id", "suggestion_id", "permission_suggestion_id"]
-                    .into_iter()
-                    .find_map(|k| p.str(k))
-                    .map(|id| id.into_owned())
-            }),
+        .iter()
+        .filter_map(|item| match item {
+            Value::String(id) => Some(id.as_ref().to_owned()),
+            Value::Object(p) => ["id", "suggestion_id", "permission_suggestion_id"]
+                .into_iter()
+                .find_map(|k| p.get(k).as_str())
+                .map(str::to_owned),
             _ => None,
         })
         .collect();

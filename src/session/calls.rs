@@ -5,7 +5,7 @@ use super::core::{Phase, SessionCore};
 use super::error::SessionError;
 use super::options::{normalize_permission_mode, positive_integer};
 use super::requests::{CallId, Purpose, ResponseMatch, Shape};
-use crate::json::{parse_raw, Object, ObjectWriter, Value};
+use crate::json::{Object, ObjectWriter, Value};
 use crate::protocol::commands::{
     ChangeDeviceState, Command, ConversationMessagesList, CreateMessage, DeviceStatePayload, Input,
     InputPayload, ListModels, MessagesQuery, ModelPayload, RemoveQueueItem, RuntimeRequest, Sync,
@@ -27,8 +27,8 @@ impl SessionCore {
                 "send() otid must be a non-empty string",
             ));
         }
-        let content = parse_raw(content_json)
-            .filter(|raw| matches!(Value::classify(raw), Value::String(_) | Value::Array(_)))
+        let content = crate::json::parse(content_json)
+            .filter(|value| matches!(value, Value::String(_) | Value::Array(_)))
             .ok_or_else(|| {
                 SessionError::invalid(
                     "send() message must be a string or an array of content parts",
@@ -46,7 +46,7 @@ impl SessionCore {
             payload: InputPayload::CreateMessage(CreateMessage {
                 messages: vec![UserMessage {
                     role: "user",
-                    content: content.to_owned(),
+                    content: content.into_static(),
                     client_message_id: client_message_id.clone(),
                     otid: otid.map(str::to_owned),
                 }],
@@ -103,7 +103,7 @@ impl SessionCore {
             let error = SessionError::invalid("No conversation id available for listMessages()");
             return self.complete(call, Err(error));
         };
-        let limit = match positive_integer(&options.get("limit")) {
+        let limit = match positive_integer(options.get("limit")) {
             Ok(limit) => limit,
             Err(_) => {
                 let error = SessionError::invalid("Invalid limit. Expected a positive integer.");
@@ -165,12 +165,11 @@ impl SessionCore {
             let error = SessionError::state("updateModel() is unavailable in a stateless session because it changes persistent model configuration.");
             return self.complete(call, Err(error));
         }
-        let payload = match parse_raw(request_json).map(Value::classify) {
+        let payload = match crate::json::parse(request_json) {
             Some(Value::String(model)) if !model.trim().is_empty() => {
                 ModelPayload::from_model(&model)
             }
-            Some(Value::Object(raw)) => {
-                let o = Object::from_raw(raw).unwrap_or_default();
+            Some(Value::Object(o)) => {
                 let mut payload = o
                     .str("model")
                     .map(|m| ModelPayload::from_model(&m))
@@ -256,7 +255,7 @@ impl SessionCore {
             Err(error) => return self.complete(call, Err(error)),
         };
         let options = Object::parse(options_json).unwrap_or_default();
-        let timeout = match positive_integer(&options.get("timeoutMs")) {
+        let timeout = match positive_integer(options.get("timeoutMs")) {
             Ok(t) => t.unwrap_or_else(|| self.request_timeout()),
             Err(_) => {
                 let error = SessionError::invalid(
@@ -293,7 +292,7 @@ impl SessionCore {
             Err(error) => return self.complete(call, Err(error)),
         };
         let options = Object::parse(options_json).unwrap_or_default();
-        let Ok(timeout) = positive_integer(&options.get("timeoutMs")) else {
+        let Ok(timeout) = positive_integer(options.get("timeoutMs")) else {
             let error = SessionError::invalid("Invalid timeoutMs. Expected a positive integer.");
             return self.complete(call, Err(error));
         };
@@ -350,9 +349,9 @@ impl SessionCore {
         let mut out = ObjectWriter::new();
         out.string("type", &command_type)
             .string("request_id", &request_id);
-        for (key, raw) in command.members() {
+        for (key, value) in command.members() {
             if key != "type" && key != "request_id" {
-                out.raw(key, raw.get());
+                out.value(key, value);
             }
         }
         let matcher = match (has_predicate, response_type) {
@@ -389,9 +388,9 @@ impl SessionCore {
         let mut out = ObjectWriter::new();
         out.string("type", command_type)
             .string("request_id", &request_id);
-        for (key, raw) in fields.members() {
+        for (key, value) in fields.members() {
             if key != "type" && key != "request_id" {
-                out.raw(key, raw.get());
+                out.value(key, value);
             }
         }
         let response = format!("{command_type}_response");

@@ -18,7 +18,6 @@ use crate::protocol::commands::Command;
 use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
 use crate::protocol::peek_frame_type;
 use crate::protocol::runtime::Runtime;
-use serde_json::value::RawValue;
 use std::collections::VecDeque;
 
 /// What the session is started for (spec §3.4 step 3).
@@ -27,7 +26,7 @@ pub enum Target {
     /// `createAgent()`: a throw-away session in create-agent mode.
     CreateAgent {
         /// `create_agent.body`.
-        body: Box<RawValue>,
+        body: crate::json::Object<'static>,
         pin_global: bool,
         /// `false` disables memfs (no `enable_memfs` after start).
         memfs: bool,

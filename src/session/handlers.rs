@@ -106,8 +106,8 @@ impl SessionCore {
                 if let Some(id) = &request.tool_call_id {
                     context.string("toolCallId", id);
                 }
-                if let Some(raw) = request.permission_suggestions {
-                    context.raw("permissionSuggestions", raw.get());
+                if let Some(suggestions) = &request.permission_suggestions {
+                    context.value("permissionSuggestions", suggestions);
                 }
                 match &request.blocked_path {
                     Value::String(path) => {
@@ -118,13 +118,13 @@ impl SessionCore {
                     }
                     _ => {}
                 }
-                if let Some(raw) = request.diffs {
-                    context.raw("diffs", raw.get());
+                if let Some(diffs) = &request.diffs {
+                    context.value("diffs", diffs);
                 }
                 self.effects.push_back(Effect::AskApproval {
                     handle,
                     tool_name,
-                    input: request.input.map_or("{}", |raw| raw.get()).to_owned(),
+                    input: input_json(request.input.as_ref()),
                     context: context.finish(),
                 });
             }
@@ -187,7 +187,7 @@ impl SessionCore {
             handle,
             tool_call_id: request.tool_call_id.as_deref().unwrap_or("").to_owned(),
             tool_name: tool_name.to_owned(),
-            input: request.input.map_or("{}", |raw| raw.get()).to_owned(),
+            input: input_json(request.input.as_ref()),
         });
     }
 
@@ -207,8 +207,8 @@ impl SessionCore {
                 let content = result
                     .array("content")
                     .unwrap_or_default()
-                    .into_iter()
-                    .filter_map(Object::from_raw)
+                    .iter()
+                    .filter_map(Value::as_object)
                     .map(|part| ExternalToolContent {
                         content_type: part
                             .str("type")
@@ -283,4 +283,9 @@ impl SessionCore {
     pub fn set_device_status_listening(&mut self, listening: bool) {
         self.device_listening = listening;
     }
+}
+
+/// A tool input as JSON text for the JS callback (`{}` when there is none).
+fn input_json(input: Option<&Value<'_>>) -> String {
+    input.map_or_else(|| String::from("{}"), crate::json::to_string)
 }

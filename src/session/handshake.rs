@@ -202,10 +202,10 @@ impl SessionCore {
             .as_ref()
             .and_then(|a| a.array("tools"))
             .unwrap_or_default()
-            .into_iter()
-            .filter_map(|raw| match Value::classify(raw) {
-                Value::String(name) => Some(name.into_owned()),
-                Value::Object(_) => Object::from_raw(raw)?.str("name").map(|n| n.into_owned()),
+            .iter()
+            .filter_map(|tool| match tool {
+                Value::String(name) => Some(name.as_ref().to_owned()),
+                Value::Object(tool) => tool.get("name").as_str().map(str::to_owned),
                 _ => None,
             })
             .chain(self.config.options.tools.iter().map(|t| t.name.clone()))
@@ -336,16 +336,10 @@ impl SessionCore {
             .string("conversationId", conversation)
             .string("model", &self.model);
         if !self.tools.is_empty() {
-            out.raw(
-                "tools",
-                &serde_json::to_string(&self.tools).unwrap_or_default(),
-            );
+            out.serialize("tools", &self.tools);
         }
         if let Some(sources) = &self.config.options.skill_sources {
-            out.raw(
-                "skillSources",
-                &serde_json::to_string(sources).unwrap_or_default(),
-            );
+            out.serialize("skillSources", sources);
         }
         out.finish()
     }

@@ -5,7 +5,6 @@
 use super::error::SessionError;
 use crate::json::{Object, Value, WrongType};
 use crate::protocol::commands::{ClientToolset, ExternalToolSpec};
-use serde_json::value::RawValue;
 
 /// Remote client options after validation.
 #[derive(Debug, Clone)]
@@ -69,7 +68,7 @@ pub fn parse_client_options(json: &str) -> Result<ClientOptions, SessionError> {
     };
     let auth_token = match o.get("authToken") {
         Value::Absent | Value::Null => None,
-        Value::String(t) if !t.trim().is_empty() => Some(t.into_owned()),
+        Value::String(t) if !t.trim().is_empty() => Some(t.as_ref().to_owned()),
         _ => {
             return Err(SessionError::invalid(
                 "app-server auth token must not be empty",
@@ -79,7 +78,7 @@ pub fn parse_client_options(json: &str) -> Result<ClientOptions, SessionError> {
     Ok(ClientOptions {
         url,
         auth_token,
-        request_timeout_ms: positive_integer(&o.get("requestTimeoutMs")).map_err(|_| {
+        request_timeout_ms: positive_integer(o.get("requestTimeoutMs")).map_err(|_| {
             SessionError::invalid("Invalid requestTimeoutMs. Expected a positive integer.")
         })?,
         pin_global_agent: o.get("pinGlobalAgent").as_bool(),
@@ -100,8 +99,7 @@ pub fn positive_integer(value: &Value<'_>) -> Result<Option<u64>, WrongType> {
 /// Spec §3.1: `http:`→`ws:`, `https:`→`wss:`, other non-ws schemes rejected; an empty or `/`
 /// path becomes `/ws`; a `channel` query parameter is removed; other parameters are kept.
 pub fn normalize_app_server_url(url: &str) -> Result<String, SessionError> {
-    let (scheme, rest) = url
-        .split_once("://")
+    let (scheme, rest) = split_scheme(url)
         .ok_or_else(|| SessionError::invalid(format!("Invalid app-server URL: {}", redact(url))))?;
     let scheme = match scheme.to_ascii_lowercase().as_str() {
         "ws" | "http" => "ws",
@@ -120,10 +118,9 @@ pub fn normalize_app_server_url(url: &str) -> Result<String, SessionError> {
         Some((r, q)) => (r, Some(q)),
         None => (rest, None),
     };
-    let (authority, path) = match rest.find('/') {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
-    };
+    let slash = rest.find('/').unwrap_or(rest.len());
+    let authority = rest.get(..slash).unwrap_or(rest);
+    let path = rest.get(slash..).unwrap_or("");
     if authority.rsplit('@').next().is_none_or(str::is_empty) {
         return Err(SessionError::invalid(format!(
             "Invalid app-server URL: {}",
@@ -157,13 +154,19 @@ pub fn normalize_app_server_url(url: &str) -> Result<String, SessionError> {
 /// credentials).
 fn redact(url: &str) -> String {
     let without_query = url.split(['?', '#']).next().unwrap_or("");
-    match without_query.split_once("://") {
+    match split_scheme(without_query) {
         Some((scheme, rest)) => {
             let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
             format!("{scheme}://{host}")
         }
         None => String::from("(unparseable)"),
     }
+}
+
+/// `scheme://rest` → `(scheme, rest)` (a byte search: no substring searcher, no panicking slice).
+fn split_scheme(url: &str) -> Option<(&str, &str)> {
+    let i = url.as_bytes().windows(3).position(|w| w == b"://")?;
+    Some((url.get(..i)?, url.get(i + 3..)?))
 }
 
 /// `dreaming` settings sent as `set_reflection_settings`.
@@ -271,7 +274,7 @@ pub fn parse_session_options(json: &str, action: &str) -> Result<SessionOptions,
             "Invalid mcpServers. MCP servers are not supported by the portable client; host the tools with the tools option.",
         ));
     }
-    let stateless = match o.get("stateless") {
+    let stateless = match *o.get("stateless") {
         Value::Absent | Value::Null => false,
         Value::Bool(b) => b,
         _ => {
@@ -290,7 +293,7 @@ pub fn parse_session_options(json: &str, action: &str) -> Result<SessionOptions,
             )));
         }
     }
-    let dreaming = parse_dreaming(&o.get("dreaming"))?;
+    let dreaming = parse_dreaming(o.get("dreaming"))?;
     if stateless {
         for (key, set) in [
             ("model", model.is_some()),
@@ -308,7 +311,7 @@ pub fn parse_session_options(json: &str, action: &str) -> Result<SessionOptions,
     let skill_sources = match o.get("skillSources") {
         Value::Absent | Value::Null => None,
         value => {
-            let list = string_list(&value).ok_or_else(|| {
+            let list = string_list(value).ok_or_else(|| {
                 SessionError::invalid("Invalid skillSources. Expected an array of skill sources.")
             })?;
             for source in &list {
@@ -324,7 +327,7 @@ pub fn parse_session_options(json: &str, action: &str) -> Result<SessionOptions,
     };
     let allowed_tools = match o.get("allowedTools") {
         Value::Absent | Value::Null => None,
-        value => Some(dedup(string_list(&value).ok_or_else(|| {
+        value => Some(dedup(string_list(value).ok_or_else(|| {
             SessionError::invalid("Invalid allowedTools. Expected an array of tool names.")
         })?)),
     };
@@ -337,17 +340,17 @@ pub fn parse_session_options(json: &str, action: &str) -> Result<SessionOptions,
         model,
         reasoning_effort,
         allowed_tools,
-        toolset: parse_toolset(&o.get("toolset"))?,
+        toolset: parse_toolset(o.get("toolset"))?,
         dreaming,
         has_can_use_tool: o.get("hasCanUseTool").as_bool().unwrap_or(false),
-        tools: parse_tools(&o.get("tools"))?,
+        tools: parse_tools(o.get("tools"))?,
     })
 }
 
 fn optional_string(o: &Object<'_>, key: &str) -> Result<Option<String>, SessionError> {
     match o.get(key) {
         Value::Absent | Value::Null => Ok(None),
-        Value::String(s) if !s.trim().is_empty() => Ok(Some(s.into_owned())),
+        Value::String(s) if !s.trim().is_empty() => Ok(Some(s.as_ref().to_owned())),
         _ => Err(SessionError::invalid(format!(
             "Invalid {key}. Expected a non-empty string."
         ))),
@@ -357,8 +360,8 @@ fn optional_string(o: &Object<'_>, key: &str) -> Result<Option<String>, SessionE
 fn string_list(value: &Value<'_>) -> Option<Vec<String>> {
     value
         .as_array()?
-        .into_iter()
-        .map(|raw| Value::classify(raw).into_str().map(|s| s.into_owned()))
+        .iter()
+        .map(|item| item.as_str().map(str::to_owned))
         .collect()
 }
 
@@ -386,7 +389,7 @@ fn parse_dreaming(value: &Value<'_>) -> Result<Option<Dreaming>, SessionError> {
     }
     let trigger = match o.get("trigger") {
         Value::Absent | Value::Null => String::from("step-count"),
-        Value::String(t) if DREAMING_TRIGGERS.contains(&t.as_ref()) => t.into_owned(),
+        Value::String(t) if DREAMING_TRIGGERS.contains(&t.as_ref()) => t.as_ref().to_owned(),
         other => {
             return Err(SessionError::invalid(format!(
                 "Invalid dreaming.trigger '{}'. Valid values: {}.",
@@ -395,7 +398,7 @@ fn parse_dreaming(value: &Value<'_>) -> Result<Option<Dreaming>, SessionError> {
             )))
         }
     };
-    let step_count = positive_integer(&o.get("stepCount"))
+    let step_count = positive_integer(o.get("stepCount"))
         .map_err(|_| {
             SessionError::invalid("Invalid dreaming.stepCount. Expected a positive integer.")
         })?
@@ -415,7 +418,7 @@ fn parse_toolset(value: &Value<'_>) -> Result<Option<ClientToolset>, SessionErro
         .ok_or_else(|| SessionError::invalid("Invalid toolset. Expected an object."))?;
     let base = match o.get("base") {
         Value::Absent | Value::Null => None,
-        Value::String(b) if TOOLSET_BASES.contains(&b.as_ref()) => Some(b.into_owned()),
+        Value::String(b) if TOOLSET_BASES.contains(&b.as_ref()) => Some(b.as_ref().to_owned()),
         other => {
             return Err(SessionError::invalid(format!(
                 "Invalid toolset.base '{}'. Valid values: {}.",
@@ -427,7 +430,7 @@ fn parse_toolset(value: &Value<'_>) -> Result<Option<ClientToolset>, SessionErro
     let include = match o.get("include") {
         Value::Absent | Value::Null => None,
         value => {
-            let list = string_list(&value)
+            let list = string_list(value)
                 .filter(|l| l.iter().all(|s| !s.trim().is_empty()))
                 .ok_or_else(|| {
                     SessionError::invalid(
@@ -453,22 +456,18 @@ fn parse_tools(value: &Value<'_>) -> Result<Vec<ExternalToolSpec>, SessionError>
         .as_array()
         .ok_or_else(|| SessionError::invalid("Invalid tools. Expected an array."))?;
     let mut tools = Vec::with_capacity(items.len());
-    for (i, raw) in items.into_iter().enumerate() {
-        let o = Object::from_raw(raw).ok_or_else(|| invalid(i))?;
+    for (i, item) in items.iter().enumerate() {
+        let o = item.as_object().ok_or_else(|| invalid(i))?;
         let name = o
             .str("name")
             .filter(|n| !n.trim().is_empty())
             .ok_or_else(|| invalid(i))?;
-        let parameters = o
-            .raw("parameters")
-            .filter(|p| crate::json::is_object(p))
-            .ok_or_else(|| invalid(i))?;
+        let parameters = o.object("parameters").ok_or_else(|| invalid(i))?;
         tools.push(ExternalToolSpec {
             label: o.str("label").unwrap_or_else(|| name.clone()).into_owned(),
             description: o.str("description").unwrap_or_default().into_owned(),
             name: name.into_owned(),
-            parameters: RawValue::from_string(parameters.get().to_owned())
-                .map_err(|_| invalid(i))?,
+            parameters: parameters.to_static(),
         });
     }
     Ok(tools)

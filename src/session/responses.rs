@@ -1,6 +1,6 @@
 //! Turning a response frame into the result of an API call (spec §3.5, §3.12): results are
-//! JSON text assembled from raw slices of the frame, so big payloads (message pages, model
-//! catalogs) are never re-serialized.
+//! JSON text assembled from the frame's parsed members (written back in document order), or
+//! the frame text itself when the whole frame is the result.
 
 use super::error::SessionError;
 use super::requests::Shape;
@@ -20,7 +20,11 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
         Shape::ListMessages => {
             check_success(&frame, "listMessages failed")?;
             let mut out = ObjectWriter::new();
-            out.raw("messages", frame.raw("messages").map_or("[]", |r| r.get()));
+            if frame.has("messages") {
+                out.value("messages", frame.get("messages"));
+            } else {
+                out.raw("messages", "[]");
+            }
             copy_first(
                 &mut out,
                 &frame,
@@ -33,7 +37,11 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
         Shape::ListModels => {
             check_success(&frame, "Failed to list models")?;
             let mut out = ObjectWriter::new();
-            out.raw("entries", frame.raw("entries").map_or("[]", |r| r.get()));
+            if frame.has("entries") {
+                out.value("entries", frame.get("entries"));
+            } else {
+                out.raw("entries", "[]");
+            }
             copy_first(&mut out, &frame, "availableHandles", &["available_handles"]);
             copy_first(
                 &mut out,
@@ -53,7 +61,7 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
             Ok(out.finish())
         }
         Shape::RemoveQueueItem => {
-            let Value::Bool(removed) = frame.get("success") else {
+            let Value::Bool(removed) = *frame.get("success") else {
                 return Err(SessionError::request_failed(
                     "Invalid remove_queue_item_response from runtime",
                 ));
@@ -94,13 +102,12 @@ pub fn check_success(frame: &Object<'_>, fallback: &str) -> Result<(), SessionEr
 /// Copies the first present member of `from` (a non-null one when there is one) into `out` as
 /// `to`; `null` is kept (for example `availableHandles: null` means the lookup failed).
 fn copy_first(out: &mut ObjectWriter, frame: &Object<'_>, to: &str, from: &[&str]) {
-    let present: Vec<_> = from.iter().filter_map(|k| frame.raw(k)).collect();
-    if let Some(raw) = present
-        .iter()
-        .find(|raw| raw.get() != "null")
-        .or(present.first())
+    let present = || from.iter().filter(|k| frame.has(k)).map(|k| frame.get(k));
+    if let Some(value) = present()
+        .find(|value| !matches!(value, Value::Null))
+        .or_else(|| present().next())
     {
-        out.raw(to, raw.get());
+        out.value(to, value);
     }
 }
 

@@ -4,30 +4,31 @@
 //! History is read leniently: a message that cannot be mapped is skipped, and a member of the
 //! wrong type reads as absent. Only a page that is neither an object nor an array is rejected.
 
-use super::json::{content_text, finite, first_object, non_empty, parse_elements, Element};
+use super::json::{content_text, finite, first_object, non_empty};
 use super::rows::{Ids, TextKind};
 use super::tools::{ArgsMode, CallWrite, ResultWrite};
 use super::{TextMode, TranscriptAccumulator};
-use crate::json::{Object, Value};
+use crate::json::{parse_array, Object, Value};
+use std::borrow::Cow;
 
 /// A history page: the messages of `{ messages: [...] }` or of a bare array, in page order.
 #[derive(Debug, Default)]
 pub struct HistoryPage<'a> {
-    /// One entry per array element; `None` for elements that are not objects.
-    pub(super) messages: Vec<Element<'a>>,
+    /// One entry per array element (elements that are not objects are skipped when read).
+    pub(super) messages: Vec<Value<'a>>,
 }
 
 impl<'a> HistoryPage<'a> {
     /// Reads a page from JSON text. `None` when the text is not a JSON object or array. An object
     /// without an array `messages` member is an empty page.
     pub fn from_json(json: &'a str) -> Option<HistoryPage<'a>> {
-        let messages = if json.trim_start().starts_with('[') {
-            parse_elements(json)?
+        let messages = if json.trim_ascii_start().starts_with('[') {
+            parse_array(json)?
         } else {
-            match Object::parse(json)?.get("messages") {
-                Value::Array(raw) => parse_elements(raw.get())?,
-                _ => Vec::new(),
-            }
+            Object::parse(json)?
+                .take("messages")
+                .into_array()
+                .unwrap_or_default()
         };
         Some(HistoryPage { messages })
     }
@@ -53,7 +54,9 @@ impl TranscriptAccumulator {
             // `reasoning` wins when it is a string, even an empty one.
             "reasoning_message" => (
                 TextKind::Reasoning,
-                m.str("reasoning")
+                m.get("reasoning")
+                    .as_str()
+                    .map(Cow::Borrowed)
                     .or_else(|| content_text(m.get("content")))?,
             ),
             "tool_call_message" | "approval_request_message" => return self.history_call(m, ids),
@@ -66,23 +69,21 @@ impl TranscriptAccumulator {
     /// The first tool call of `tool_calls` (or `tool_calls` itself), else `tool_call`.
     fn history_call(&mut self, m: &Object<'_>, ids: Ids<'_>) -> Option<usize> {
         let call = first_object(m.get("tool_calls")).or_else(|| m.object("tool_call"))?;
-        let tool_call_id =
-            non_empty(call.str("tool_call_id")).or_else(|| non_empty(call.str("id")))?;
+        let tool_call_id = text(call, "tool_call_id").or_else(|| text(call, "id"))?;
         let function = call.object("function");
-        let tool_name =
-            non_empty(call.str("name")).or_else(|| non_empty(function.as_ref()?.str("name")));
+        let tool_name = text(call, "name").or_else(|| text(function?, "name"));
         let mut args = call.get("arguments");
         if args.is_nullish() {
-            args = function.map_or(Value::Absent, |f| f.get("arguments"));
+            args = function.map_or(Value::absent(), |f| f.get("arguments"));
         }
-        let (frag, tool_input) = match &args {
-            Value::String(s) => (Some(&**s), None),
-            Value::Object(raw) => (None, Some(*raw)),
+        let (frag, tool_input) = match args {
+            Value::String(s) => (Some(s.as_ref()), None),
+            Value::Object(input) => (None, Some(input)),
             _ => (None, None),
         };
         let write = CallWrite {
-            tool_call_id: &tool_call_id,
-            tool_name: tool_name.as_deref(),
+            tool_call_id,
+            tool_name,
             tool_input,
             frag,
             ids,
@@ -94,17 +95,19 @@ impl TranscriptAccumulator {
     fn history_return(&mut self, m: &Object<'_>, ids: Ids<'_>) -> Option<usize> {
         let first = first_object(m.get("tool_returns"));
         let first = first.as_ref();
-        let tool_call_id =
-            non_empty(m.str("tool_call_id")).or_else(|| non_empty(first?.str("tool_call_id")))?;
+        let tool_call_id = text(m, "tool_call_id").or_else(|| text(first?, "tool_call_id"))?;
         let content = content_text(m.get("tool_return"))
             .or_else(|| content_text(first?.get("tool_return")))
             .or_else(|| content_text(first?.get("content")))
             .unwrap_or_default();
-        let status = m.str("status").or_else(|| first?.str("status"));
+        let status = m
+            .get("status")
+            .as_str()
+            .or_else(|| first?.get("status").as_str());
         let write = ResultWrite {
-            tool_call_id: &tool_call_id,
+            tool_call_id,
             content: &content,
-            is_error: status.as_deref() == Some("error"),
+            is_error: status == Some("error"),
             uuid: ids.uuid,
             run_id: ids.run_id,
             seq_id: ids.seq_id,
@@ -113,21 +116,26 @@ impl TranscriptAccumulator {
     }
 }
 
+/// A string member that is present and non-empty.
+fn text<'t>(o: &'t Object<'_>, key: &str) -> Option<&'t str> {
+    non_empty(o.get(key).as_str())
+}
+
 /// The identity fields of a history message, as `rebase` reads them.
 pub(super) struct HistoryIds<'a> {
-    id: Value<'a>,
-    otid: Value<'a>,
-    run_id: Value<'a>,
+    id: &'a Value<'a>,
+    otid: &'a Value<'a>,
+    run_id: &'a Value<'a>,
     pub seq_id: Option<f64>,
 }
 
 impl<'a> HistoryIds<'a> {
-    pub fn read(m: &Object<'a>) -> HistoryIds<'a> {
+    pub fn read(m: &'a Object<'a>) -> HistoryIds<'a> {
         HistoryIds {
             id: m.get("id"),
             otid: m.get("otid"),
             run_id: m.get("run_id"),
-            seq_id: finite(&m.get("seq_id")),
+            seq_id: finite(m.get("seq_id")),
         }
     }
 

@@ -9,7 +9,6 @@
 use super::rows::TextKind;
 use super::stream_text::StreamEvent;
 use crate::json::{Object, WrongType};
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// One `SDKMessage` the accumulator understands.
@@ -47,8 +46,8 @@ pub struct ToolCallInput<'a> {
     /// Must be non-empty.
     pub tool_call_id: Cow<'a, str>,
     pub tool_name: Option<Cow<'a, str>>,
-    /// Decoded arguments (or the `{ raw }` wrapper); must be a JSON object.
-    pub tool_input: Option<&'a RawValue>,
+    /// Decoded arguments (or the `{ raw }` wrapper).
+    pub tool_input: Option<Object<'a>>,
     pub raw_arguments: Option<Cow<'a, str>>,
     pub uuid: Option<Cow<'a, str>>,
     pub run_id: Option<Cow<'a, str>>,
@@ -69,21 +68,23 @@ impl<'a> SdkInput<'a> {
     /// Parses one message from JSON text. `None` when the text is not JSON, not an object, has no
     /// or an unknown `type`, or a used member has the wrong type.
     pub fn from_json(json: &'a str) -> Option<SdkInput<'a>> {
-        SdkInput::from_object(&Object::parse(json)?)
+        SdkInput::from_object(Object::parse(json)?)
     }
 
-    /// Reads one message from an object's members (same rules as [`SdkInput::from_json`]).
-    pub fn from_object(m: &Object<'a>) -> Option<SdkInput<'a>> {
-        let input = match m.get("type").as_str()? {
+    /// Reads one message from an object, taking the members it uses (same rules as
+    /// [`SdkInput::from_json`]).
+    pub fn from_object(mut m: Object<'a>) -> Option<SdkInput<'a>> {
+        let message_type = m.take("type").into_str()?;
+        let input = match message_type.as_ref() {
             "assistant" => text(m, TextKind::Assistant),
             "reasoning" => text(m, TextKind::Reasoning),
             "tool_call" => tool_call(m),
             "tool_result" => tool_result(m),
             // The envelope uuid is ignored, but it must still be a string when present.
             "stream_event" => m
-                .get("uuid")
+                .take("uuid")
                 .opt_str()
-                .map(|_| SdkInput::StreamEvent(StreamEvent::from_value(&m.get("event")))),
+                .map(|_| SdkInput::StreamEvent(StreamEvent::from_value(m.take("event")))),
             "init" | "result" | "error" | "retry" | "queue_update" | "loop_status" => {
                 Ok(SdkInput::Ignored)
             }
@@ -93,41 +94,41 @@ impl<'a> SdkInput<'a> {
     }
 }
 
-fn text<'a>(m: &Object<'a>, kind: TextKind) -> Result<SdkInput<'a>, WrongType> {
+fn text(mut m: Object<'_>, kind: TextKind) -> Result<SdkInput<'_>, WrongType> {
     Ok(SdkInput::Text(TextInput {
         kind,
         seq_id: m.get("seqId").opt_f64()?,
-        content: m.get("content").opt_str()?.unwrap_or_default(),
-        uuid: m.get("uuid").opt_str()?,
-        otid: m.get("otid").opt_str()?,
-        run_id: m.get("runId").opt_str()?,
+        content: m.take("content").opt_str()?.unwrap_or_default(),
+        uuid: m.take("uuid").opt_str()?,
+        otid: m.take("otid").opt_str()?,
+        run_id: m.take("runId").opt_str()?,
     }))
 }
 
-fn tool_call<'a>(m: &Object<'a>) -> Result<SdkInput<'a>, WrongType> {
+fn tool_call(mut m: Object<'_>) -> Result<SdkInput<'_>, WrongType> {
     Ok(SdkInput::ToolCall(ToolCallInput {
-        tool_call_id: tool_call_id(m)?,
-        tool_name: m.get("toolName").opt_str()?,
-        tool_input: m.get("toolInput").opt_object()?,
-        raw_arguments: m.get("rawArguments").opt_str()?,
-        uuid: m.get("uuid").opt_str()?,
-        run_id: m.get("runId").opt_str()?,
+        tool_call_id: tool_call_id(&mut m)?,
+        tool_name: m.take("toolName").opt_str()?,
+        tool_input: m.take("toolInput").opt_object()?,
+        raw_arguments: m.take("rawArguments").opt_str()?,
+        uuid: m.take("uuid").opt_str()?,
+        run_id: m.take("runId").opt_str()?,
     }))
 }
 
-fn tool_result<'a>(m: &Object<'a>) -> Result<SdkInput<'a>, WrongType> {
+fn tool_result(mut m: Object<'_>) -> Result<SdkInput<'_>, WrongType> {
     Ok(SdkInput::ToolResult(ToolResultInput {
         is_error: m.get("isError").opt_bool()?.unwrap_or(false),
-        tool_call_id: tool_call_id(m)?,
-        content: m.get("content").opt_str()?.unwrap_or_default(),
-        uuid: m.get("uuid").opt_str()?,
-        run_id: m.get("runId").opt_str()?,
+        tool_call_id: tool_call_id(&mut m)?,
+        content: m.take("content").opt_str()?.unwrap_or_default(),
+        uuid: m.take("uuid").opt_str()?,
+        run_id: m.take("runId").opt_str()?,
     }))
 }
 
 /// A tool message cannot be keyed without a non-empty `toolCallId`.
-fn tool_call_id<'a>(m: &Object<'a>) -> Result<Cow<'a, str>, WrongType> {
-    m.get("toolCallId")
+fn tool_call_id<'a>(m: &mut Object<'a>) -> Result<Cow<'a, str>, WrongType> {
+    m.take("toolCallId")
         .opt_str()?
         .filter(|s| !s.is_empty())
         .ok_or(WrongType)

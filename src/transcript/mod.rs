@@ -94,12 +94,15 @@ impl TranscriptAccumulator {
     /// Applies a JSON array of `SDKMessage`s in order; invalid elements are skipped. Returns true
     /// iff any row was written; a non-array returns false.
     pub fn apply_many_json(&mut self, json: &str) -> bool {
-        // One pass over the batch: each element's members are collected as it is read.
-        let Some(messages) = json::parse_elements(json) else {
+        // One pass over the batch: every element is parsed as the array is read.
+        let Some(messages) = crate::json::parse_array(json) else {
             return false;
         };
         let mut changed = false;
-        for m in messages.iter().filter_map(|e| e.0.as_ref()) {
+        for m in messages
+            .into_iter()
+            .filter_map(crate::json::Value::into_object)
+        {
             if let Some(input) = SdkInput::from_object(m) {
                 changed |= self.apply(&input);
             }
@@ -128,15 +131,13 @@ impl TranscriptAccumulator {
                 self.apply_live_text(t.kind, &ids, &t.content)
             }
             SdkInput::ToolCall(c) => {
-                if c.tool_call_id.is_empty()
-                    || c.tool_input.is_some_and(|v| !crate::json::is_object(v))
-                {
+                if c.tool_call_id.is_empty() {
                     return false;
                 }
                 let write = CallWrite {
                     tool_call_id: &c.tool_call_id,
                     tool_name: c.tool_name.as_deref(),
-                    tool_input: c.tool_input,
+                    tool_input: c.tool_input.as_ref(),
                     frag: c.raw_arguments.as_deref(),
                     ids: Ids {
                         uuid: c.uuid.as_deref(),
@@ -175,9 +176,9 @@ impl TranscriptAccumulator {
             return false;
         };
         let e = event.object();
-        let (id, otid, run_id) = (e.get("id"), e.get("otid"), e.get("run_id"));
-        let id = id.as_str();
-        let otid = otid.non_empty_str();
+        let id = e.get("id").as_str();
+        let otid = e.get("otid").non_empty_str();
+        let run_id = e.get("run_id");
         let identified = id.is_some_and(|s| !s.is_empty()) || otid.is_some();
         let live = match delta.kind {
             TextKind::User => "user:live",
@@ -188,7 +189,7 @@ impl TranscriptAccumulator {
             uuid: if identified { id } else { Some(live) },
             otid,
             run_id: run_id.as_str(),
-            seq_id: json::finite(&e.get("seq_id")),
+            seq_id: json::finite(e.get("seq_id")),
         };
         self.apply_live_text(delta.kind, &ids, &delta.text)
     }

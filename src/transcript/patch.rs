@@ -7,6 +7,7 @@
 
 use super::rows::{Row, RowBody};
 use super::TranscriptAccumulator;
+use crate::json::Object;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 #[derive(Debug, Default)]
@@ -146,7 +147,7 @@ fn size_hint(row: &Row) -> usize {
         RowBody::Tool(t) => {
             t.tool_call_id.len()
                 + t.tool_name.len()
-                + t.tool_input_json().len()
+                + t.tool_input.as_ref().map_or(2, Object::len_hint)
                 + opt(&t.raw_arguments)
                 + t.result
                     .as_ref()

@@ -2,8 +2,9 @@
 //! and moving the page's rows to the front.
 
 use super::history::{HistoryIds, HistoryPage};
-use super::json::{finite, Element};
+use super::json::finite;
 use super::{HistoryOrder, TranscriptAccumulator};
+use crate::json::Value;
 
 impl TranscriptAccumulator {
     /// Merges a history page (spec §6). Returns true iff any row was written or reordered.
@@ -16,8 +17,8 @@ impl TranscriptAccumulator {
                 None => looks_descending(messages),
             };
         let mut touched: Vec<usize> = Vec::new();
-        let mut fold = |acc: &mut Self, m: &Element<'_>| {
-            let Some(m) = &m.0 else { return };
+        let mut fold = |acc: &mut Self, m: &Value<'_>| {
+            let Some(m) = m.as_object() else { return };
             let read = HistoryIds::read(m);
             let ids = read.ids();
             if let Some(seq) = ids.seq_id {
@@ -59,9 +60,9 @@ impl TranscriptAccumulator {
 
 /// Spec §6 step 1: a page looks descending when its first and last `seq_id`s (when at least two
 /// messages carry one), or else its first and last parseable `date`s, compare descending.
-fn looks_descending(messages: &[Element<'_>]) -> bool {
-    let objects = || messages.iter().filter_map(|m| m.0.as_ref());
-    let seqs = objects().filter_map(|m| finite(&m.get("seq_id")));
+fn looks_descending(messages: &[Value<'_>]) -> bool {
+    let objects = || messages.iter().filter_map(Value::as_object);
+    let seqs = objects().filter_map(|m| finite(m.get("seq_id")));
     if let Some(d) = first_last_descending(seqs) {
         return d;
     }

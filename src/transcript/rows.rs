@@ -1,7 +1,7 @@
 //! Row types (spec §2) and their JSON shape (camelCase, absent optional fields omitted).
 
+use crate::json::Object;
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::value::RawValue;
 
 /// The family of a text row. Keys and aliases are scoped to it (spec §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -78,8 +78,8 @@ pub struct ToolResult {
 pub struct ToolRow {
     pub tool_call_id: String,
     pub tool_name: String,
-    /// Best known parsed arguments, kept as the JSON text of an object; `None` means `{}`.
-    pub tool_input: Option<Box<RawValue>>,
+    /// Best known parsed arguments; `None` means `{}`.
+    pub tool_input: Option<Object<'static>>,
     /// Argument text in arrival order; absent when the wire never sent any.
     pub raw_arguments: Option<String>,
     pub arguments_complete: bool,
@@ -96,11 +96,6 @@ impl ToolRow {
         } else {
             ToolStatus::Streaming
         }
-    }
-
-    /// The JSON text of `toolInput` (`{}` until something parsed).
-    pub fn tool_input_json(&self) -> &str {
-        self.tool_input.as_deref().map_or("{}", RawValue::get)
     }
 }
 
@@ -264,7 +259,7 @@ impl Serialize for Row {
                 m.serialize_entry("toolCallId", &t.tool_call_id)?;
                 m.serialize_entry("toolName", &t.tool_name)?;
                 match &t.tool_input {
-                    Some(raw) => m.serialize_entry("toolInput", raw)?,
+                    Some(input) => m.serialize_entry("toolInput", input)?,
                     None => m.serialize_entry("toolInput", &EmptyObject)?,
                 }
                 if let Some(v) = &t.raw_arguments {

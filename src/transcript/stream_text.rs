@@ -24,8 +24,8 @@ impl<'a> StreamEvent<'a> {
     }
 
     /// Reads a payload from an already parsed JSON value.
-    pub fn from_value(value: &Value<'a>) -> StreamEvent<'a> {
-        StreamEvent(value.as_object().unwrap_or_default())
+    pub fn from_value(value: Value<'a>) -> StreamEvent<'a> {
+        StreamEvent(value.into_object().unwrap_or_default())
     }
 
     /// The payload's members (none for a non-object).
@@ -35,30 +35,32 @@ impl<'a> StreamEvent<'a> {
 }
 
 /// Spec §9: `{kind, text}` for assistant or reasoning text, else `None`.
-pub fn extract_stream_text_delta<'a>(event: &StreamEvent<'a>) -> Option<TextDelta<'a>> {
+pub fn extract_stream_text_delta<'t>(event: &'t StreamEvent<'_>) -> Option<TextDelta<'t>> {
     let e = &event.0;
     if let Some(delta) = e.object("delta") {
-        if let Some(text) = non_empty(delta.str("reasoning")) {
-            return Some(TextDelta {
-                kind: TextKind::Reasoning,
-                text,
-            });
-        }
-        if let Some(text) = non_empty(delta.str("text")) {
-            return Some(TextDelta {
-                kind: TextKind::Assistant,
-                text,
-            });
+        for (key, kind) in [
+            ("reasoning", TextKind::Reasoning),
+            ("text", TextKind::Assistant),
+        ] {
+            if let Some(text) = non_empty(delta.get(key).as_str()) {
+                return Some(TextDelta {
+                    kind,
+                    text: Cow::Borrowed(text),
+                });
+            }
         }
     }
     let (kind, text) = match e.get("message_type").as_str() {
         // `reasoning` wins when it is a string, even an empty one.
-        Some("reasoning_message") => (TextKind::Reasoning, e.str("reasoning")),
+        Some("reasoning_message") => (TextKind::Reasoning, e.get("reasoning").as_str()),
         Some("assistant_message") => (TextKind::Assistant, None),
         _ => return None,
     };
-    let text = text.or_else(|| content_text(e.get("content")));
-    non_empty(text).map(|text| TextDelta { kind, text })
+    let text = text
+        .map(Cow::Borrowed)
+        .or_else(|| content_text(e.get("content")));
+    text.filter(|t| !t.is_empty())
+        .map(|text| TextDelta { kind, text })
 }
 
 /// [`extract_stream_text_delta`] on JSON text; returns `{"kind":…,"text":…}` or `null` as JSON.

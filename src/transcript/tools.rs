@@ -2,8 +2,7 @@
 
 use super::rows::{Ids, Row, RowBody, ToolResult, ToolRow};
 use super::TranscriptAccumulator;
-use crate::json::{parse_raw, Object};
-use serde_json::value::RawValue;
+use crate::json::Object;
 
 /// How argument text is merged: live fragments append, history replaces (spec §5.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,8 +15,8 @@ pub(super) enum ArgsMode {
 pub(super) struct CallWrite<'s> {
     pub tool_call_id: &'s str,
     pub tool_name: Option<&'s str>,
-    /// The incoming `toolInput`; must be the JSON text of an object.
-    pub tool_input: Option<&'s RawValue>,
+    /// The incoming `toolInput` object.
+    pub tool_input: Option<&'s Object<'s>>,
     /// The incoming `rawArguments` fragment.
     pub frag: Option<&'s str>,
     pub ids: Ids<'s>,
@@ -89,7 +88,7 @@ impl TranscriptAccumulator {
 fn merge_arguments(
     tool: &mut ToolRow,
     frag: Option<&str>,
-    input: Option<&RawValue>,
+    input: Option<&Object<'_>>,
     mode: ArgsMode,
 ) {
     if let Some(frag) = frag.filter(|f| !f.is_empty()) {
@@ -114,7 +113,7 @@ fn merge_arguments(
         }
         return;
     }
-    let Some((raw, input)) = input.and_then(|raw| Some((raw, Object::from_raw(raw)?))) else {
+    let Some(input) = input else {
         return;
     };
     if input.is_empty() {
@@ -127,10 +126,11 @@ fn merge_arguments(
     // The protocol's transitional `{ raw: "<fragment>" }` wrapper is not decoded arguments.
     let is_wrapper = input.len() == 1
         && input
-            .str("raw")
+            .get("raw")
+            .as_str()
             .is_some_and(|raw| frag.is_none_or(|f| f == raw));
     if !is_wrapper {
-        tool.tool_input = Some(raw.to_owned());
+        tool.tool_input = Some(input.to_static());
         tool.arguments_complete = true;
     }
 }
@@ -140,15 +140,14 @@ fn js_trim(s: &str) -> &str {
     s.trim_matches(|c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}')
 }
 
-/// Parses `text` (trimmed the JavaScript way) as a JSON object and returns its raw JSON text.
-/// Primitives and arrays never count as parsed (spec §5.1).
-fn parse_object(text: &str) -> Option<Box<RawValue>> {
+/// Parses `text` (trimmed the JavaScript way) as a JSON object. Primitives and arrays never
+/// count as parsed (spec §5.1).
+fn parse_object(text: &str) -> Option<Object<'static>> {
     let braced = |t: &str| t.starts_with('{') && t.ends_with('}');
     // Trimming is a no-op on text that is already braced (the common complete case).
     let t = if braced(text) { text } else { js_trim(text) };
     if !braced(t) {
         return None;
     }
-    // A valid JSON value that starts with `{` is an object.
-    parse_raw(t).map(RawValue::to_owned)
+    Object::parse(t).map(Object::into_static)
 }

@@ -2,10 +2,10 @@
 //! `{"kind": "resumeSession", "id"}`, `{"kind": "createAgent", "options"}` or
 //! `{"kind": "management"}`.
 
-use crate::json::{Object, ObjectWriter, Value};
+use crate::json::{Object, Value};
 use crate::protocol::commands::CreateConversationBody;
 use crate::session::{SessionError, Target};
-use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// The target and the name of the call that created it (for error texts).
 pub fn parse(
@@ -41,8 +41,9 @@ pub fn parse(
             Ok((target, "resumeSession"))
         }
         Some("createAgent") => {
-            let options = o.object("options").unwrap_or_default();
-            create_agent(&options, pin_global_agent).map(|t| (t, "createAgent"))
+            let none = Object::new();
+            let options = o.object("options").unwrap_or(&none);
+            create_agent(options, pin_global_agent).map(|t| (t, "createAgent"))
         }
         Some("query") => Ok((agent_free(&o)?, "query")),
         Some("management") => Ok((Target::Management, "management")),
@@ -60,12 +61,13 @@ fn create_agent(
             "createAgent() does not accept environment. Set a client default or pass environment to resumeSession()/createSession().",
         ));
     }
-    let mut body = ObjectWriter::new();
+    let mut body = Object::new();
+    let text = |s: &str| Value::String(Cow::Owned(s.to_owned()));
     for key in ["name", "description", "model", "embedding"] {
         match options.get(key) {
             Value::Absent | Value::Null => {}
             Value::String(value) if !value.trim().is_empty() => {
-                body.string(key, &value);
+                body.push(key, text(value));
             }
             _ => {
                 return Err(SessionError::invalid(format!(
@@ -77,7 +79,7 @@ fn create_agent(
     match options.get("systemPrompt") {
         Value::Absent | Value::Null => {}
         Value::String(system) => {
-            body.string("system", &system);
+            body.push("system", text(system));
         }
         _ => {
             return Err(SessionError::unsupported(
@@ -85,23 +87,22 @@ fn create_agent(
             ))
         }
     }
-    if let Some(tags) = options.raw("tags") {
-        let valid = Value::classify(tags)
+    if options.has("tags") {
+        let tags = options.get("tags");
+        let valid = tags
             .as_array()
-            .is_some_and(|t| t.iter().all(|tag| Value::classify(tag).as_str().is_some()));
+            .is_some_and(|t| t.iter().all(|tag| tag.as_str().is_some()));
         if !valid {
             return Err(SessionError::invalid(
                 "Invalid createAgent() tags. Expected an array of strings.",
             ));
         }
-        body.raw("tags", tags.get());
+        body.push("tags", tags.to_static());
     }
     let hidden = options.bool("hidden");
     if let Some(hidden) = hidden {
-        body.bool("hidden", hidden);
+        body.push("hidden", Value::Bool(hidden));
     }
-    let body = RawValue::from_string(body.finish())
-        .map_err(|_| SessionError::invalid("Invalid createAgent() options."))?;
     Ok(Target::CreateAgent {
         body,
         pin_global: pin_global_agent.unwrap_or(hidden != Some(true)),
@@ -117,7 +118,8 @@ fn agent_free(o: &Object<'_>) -> Result<Target, SessionError> {
             conversation_id: Some(id.into_owned()),
         });
     }
-    let body = o.object("body").unwrap_or_default();
+    let none = Object::new();
+    let body = o.object("body").unwrap_or(&none);
     let text = |key: &str| body.str(key).map(|v| v.into_owned());
     let model = text("model").filter(|m| !m.trim().is_empty());
     let model =
@@ -131,10 +133,7 @@ fn agent_free(o: &Object<'_>) -> Result<Target, SessionError> {
             parent_agent_id: text("parent_agent_id"),
             name: text("name"),
             is_subagent: body.bool("is_subagent"),
-            model_settings: body
-                .raw("model_settings")
-                .filter(|raw| crate::json::is_object(raw))
-                .and_then(|raw| RawValue::from_string(raw.get().to_owned()).ok()),
+            model_settings: body.object("model_settings").map(Object::to_static),
             context_window_limit: body
                 .f64("context_window_limit")
                 .filter(|n| *n >= 1.0 && n.fract() == 0.0)

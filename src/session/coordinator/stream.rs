@@ -79,7 +79,7 @@ impl TurnCoordinator {
         }
 
         if is_stop {
-            self.on_stream_stop(delta.fields.stop_reason.as_str(), run_id, now_ms);
+            self.on_stream_stop(delta.stop_reason(), run_id, now_ms);
         } else if is_usage {
             self.on_usage(run_id, now_ms);
         } else if let Some(outcome) = error_outcome {

@@ -6,7 +6,6 @@ use crate::json::Object;
 use crate::protocol::frames::{parse_frame, FrameBody};
 use crate::protocol::runtime::Runtime;
 use crate::protocol::sdk_message::SdkMessage;
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 const CAPTURE: &str = concat!(
@@ -14,11 +13,12 @@ const CAPTURE: &str = concat!(
     "/../shared/captures/real-app-server-turn.jsonl"
 );
 
-/// One capture line: `{t_ms, dir, frame}`.
+/// One capture line: `{t_ms, dir, frame}` (the frame written back as JSON text; the capture
+/// holds `JSON.stringify` output, which this reproduces).
 struct Line<'a> {
     t_ms: u64,
     dir: &'a str,
-    frame: &'a RawValue,
+    frame: String,
 }
 
 impl<'a> Line<'a> {
@@ -31,7 +31,7 @@ impl<'a> Line<'a> {
         Line {
             t_ms: line.f64("t_ms").expect("t_ms") as u64,
             dir,
-            frame: line.raw("frame").expect("frame"),
+            frame: crate::json::to_string(line.object("frame").expect("frame")),
         }
     }
 }
@@ -46,7 +46,7 @@ fn replay_capture() -> Vec<SdkMessage> {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let line = Line::parse(line);
         last_t = line.t_ms;
-        let frame_text = line.frame.get();
+        let frame_text = line.frame.as_str();
         match line.dir {
             "recv" => {
                 let frame = parse_frame(frame_text).expect("recorded frames are objects");
@@ -193,12 +193,12 @@ fn without_an_approval_path_the_real_turn_ends_as_an_approval_conflict() {
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let line = Line::parse(line);
-        let frame = parse_frame(line.frame.get());
+        let frame = parse_frame(line.frame.as_str());
         match (line.dir, frame) {
             ("recv", Some(frame)) if frame.frame_type == "runtime_start_response" => {
                 coordinator = Some(TurnCoordinator::new(
                     CoordinatorConfig::new("app-server"),
-                    runtime_of(line.frame.get()),
+                    runtime_of(line.frame.as_str()),
                 ));
             }
             ("recv", Some(frame)) => {
@@ -208,7 +208,7 @@ fn without_an_approval_path_the_real_turn_ends_as_an_approval_conflict() {
                 }
             }
             ("send", Some(frame)) if frame.frame_type == "input" => {
-                let user_input = line.frame.get().contains("create_message");
+                let user_input = line.frame.as_str().contains("create_message");
                 if let (true, Some(c)) = (user_input, coordinator.as_mut()) {
                     c.track_sent_turn(line.t_ms, "m".into(), None);
                 }
@@ -243,11 +243,11 @@ fn device_status_frames_are_skipped_by_default_and_project_on_demand() {
     let mut projected = 0;
     for line in text.lines().filter(|l| l.contains("update_device_status")) {
         let line = Line::parse(line);
-        let skipped = parse_frame(line.frame.get()).unwrap();
+        let skipped = parse_frame(line.frame.as_str()).unwrap();
         assert_eq!(skipped.kind, FrameKind::UpdateDeviceStatus);
         assert!(matches!(skipped.body, FrameBody::Skipped));
         let full = parse_frame_with(
-            line.frame.get(),
+            line.frame.as_str(),
             ParseOptions {
                 device_status: true,
             },
@@ -274,7 +274,7 @@ fn truncated_and_mutated_real_frames_never_panic() {
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             let line = Line::parse(l);
-            line.frame.get().to_owned()
+            line.frame.as_str().to_owned()
         })
         .collect();
     let mut c = TurnCoordinator::new(

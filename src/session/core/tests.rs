@@ -154,7 +154,9 @@ fn a_failed_start_settles_initialize_with_the_server_error_and_closes() {
 fn post_start_steps_run_in_order() {
     let mut core = SessionCore::new(config(
         Target::CreateAgent {
-            body: serde_json::value::RawValue::from_string(r#"{"model":"m/x"}"#.into()).unwrap(),
+            body: crate::json::Object::parse(r#"{"model":"m/x"}"#)
+                .unwrap()
+                .into_static(),
             pin_global: true,
             memfs: true,
         },
