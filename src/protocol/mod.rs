@@ -12,7 +12,6 @@
 
 pub mod commands;
 pub mod commands_input;
-pub mod commands_management;
 pub mod commands_start;
 pub mod delta;
 pub mod device_status;

@@ -9,10 +9,9 @@ use super::requests::{Purpose, ResponseMatch};
 use super::responses::check_success;
 use crate::json::{Object, ObjectWriter, Value};
 use crate::protocol::commands::{
-    Command, ConversationRef, CreateAgent, CreateConversation, ExternalToolGroup, ModelPayload,
-    ReflectionSettings, RuntimeStart, SetReflectionSettings, UpdateModel,
+    AgentRef, Command, ConversationRef, CreateAgent, CreateConversation, ExternalToolGroup,
+    ModelPayload, ReflectionSettings, RuntimeStart, SetReflectionSettings, UpdateModel,
 };
-use crate::protocol::commands_management::AgentRef;
 use crate::protocol::frames::ParsedFrame;
 use crate::protocol::runtime::Runtime;
 
