@@ -344,6 +344,35 @@ impl<'a> Object<'a> {
     }
 }
 
+/// "Text of content" (spec §5 and transcript §6.1), one rule for frames and history: a string as
+/// is; an array → the concatenation of its string items and of its object items' string `text`
+/// (`None` when that is empty); an object → its string `text`; anything else → `None`.
+pub fn content_text<'t>(value: &'t Value<'_>) -> Option<Cow<'t, str>> {
+    match value {
+        Value::String(s) => Some(Cow::Borrowed(s)),
+        Value::Object(obj) => obj.get("text").as_str().map(Cow::Borrowed),
+        Value::Array(list) => {
+            let mut joined: Option<Cow<'t, str>> = None;
+            for item in list {
+                let piece = match item {
+                    Value::String(s) => s.as_ref(),
+                    Value::Object(obj) => match obj.get("text").as_str() {
+                        Some(s) => s,
+                        None => continue,
+                    },
+                    _ => continue,
+                };
+                match &mut joined {
+                    None => joined = Some(Cow::Borrowed(piece)),
+                    Some(prev) => prev.to_mut().push_str(piece),
+                }
+            }
+            joined.filter(|s| !s.is_empty())
+        }
+        _ => None,
+    }
+}
+
 /// Parses any JSON text. `None` for invalid JSON.
 ///
 /// Lone-surrogate escapes (`"\ud800"`, which `JSON.parse` accepts but a Rust string cannot hold)

@@ -147,3 +147,20 @@ fn deep_nesting_fails_without_overflowing() {
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     assert!(parse(&deep).is_none());
 }
+
+#[test]
+fn content_text_follows_the_content_rule() {
+    let text = |json: &str| content_text(&parse(json).unwrap()).map(Cow::into_owned);
+    assert_eq!(text(r#""s""#).as_deref(), Some("s"));
+    assert_eq!(text(r#"{"text":"t"}"#).as_deref(), Some("t"));
+    assert_eq!(text(r#"{"text":""}"#).as_deref(), Some(""));
+    assert_eq!(
+        text(r#"["a",{"text":"b"},{"text":1},[],"c"]"#).as_deref(),
+        Some("abc")
+    );
+    let one = parse(r#"[{"type":"text","text":"one"}]"#).unwrap();
+    assert!(matches!(content_text(&one), Some(Cow::Borrowed("one"))));
+    for none in ["[]", r#"[""]"#, "null", "1", "{}", r#"[{"x":1}]"#] {
+        assert_eq!(text(none), None, "{none}");
+    }
+}

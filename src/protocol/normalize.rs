@@ -6,7 +6,8 @@ use super::sdk_message::{
     ErrorMessage, RetryMessage, SdkMessage, StreamEventMessage, TextMessage, ToolCallMessage,
     ToolResultMessage,
 };
-use super::wire::{number, text_of};
+use super::wire::number;
+use crate::json::content_text;
 use crate::json::{Object, Value};
 use serde_json::Number;
 use std::borrow::Cow;
@@ -55,7 +56,7 @@ pub fn normalize_delta(
     let run_id = f.run_id.as_str().map(str::to_owned);
     match f.message_type.as_str() {
         Some("assistant_message") => {
-            let content = f.content.and_then(text_of).filter(|c| !c.is_empty())?;
+            let content = f.content.and_then(content_text).filter(|c| !c.is_empty())?;
             Some(SdkMessage::Assistant(text_message(
                 f,
                 content,
@@ -66,7 +67,7 @@ pub fn normalize_delta(
         Some("reasoning_message") => {
             let content = match f.reasoning {
                 Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
-                _ => f.content.and_then(text_of),
+                _ => f.content.and_then(content_text),
             }
             .filter(|c| !c.is_empty())?;
             Some(SdkMessage::Reasoning(text_message(
@@ -197,7 +198,7 @@ fn tool_result_message(
         Some(ret) => ret.tool_return.or(ret.content),
         None => f.content,
     });
-    let content = source.and_then(text_of).unwrap_or_default();
+    let content = source.and_then(content_text).unwrap_or_default();
     let status = match (f.status, &first) {
         (Value::String(s), _) => Some(s.as_ref()),
         (_, Some(ret)) => ret.status.as_str(),

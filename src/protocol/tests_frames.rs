@@ -381,29 +381,30 @@ fn device_status_is_skipped_only_when_type_comes_first() {
     assert!(matches!(parsed.unwrap().body, FrameBody::Invalid));
 }
 
-#[test]
-fn integral_numbers_serialize_as_integers() {
+/// Parses one `stream_delta` frame and returns its normalized SDK message as JSON.
+fn normalized_delta_json(text: &str) -> String {
     use super::normalize::{normalize_delta, UuidCounter};
-    let text = r#"{"type":"stream_delta","delta":{"message_type":"assistant_message","id":"m",
-        "content":"x","seq_id":4.0}}"#;
     let frame = parse_frame(text).unwrap();
     let FrameBody::StreamDelta(delta) = &frame.body else {
         panic!("stream delta");
     };
-    let message = normalize_delta(delta, "app-server", &mut UuidCounter::default()).unwrap();
+    normalize_delta(delta, "app-server", &mut UuidCounter::default())
+        .unwrap()
+        .to_json()
+}
+
+#[test]
+fn integral_numbers_serialize_as_integers() {
+    let text = r#"{"type":"stream_delta","delta":{"message_type":"assistant_message","id":"m",
+        "content":"x","seq_id":4.0}}"#;
     assert_eq!(
-        message.to_json(),
+        normalized_delta_json(text),
         r#"{"type":"assistant","content":"x","uuid":"m","seqId":4}"#
     );
     let text = r#"{"type":"stream_delta","delta":{"message_type":"retry","attempt":2.0,
         "max_attempts":3,"delay_ms":1500.0}}"#;
-    let frame = parse_frame(text).unwrap();
-    let FrameBody::StreamDelta(delta) = &frame.body else {
-        panic!("stream delta");
-    };
-    let message = normalize_delta(delta, "app-server", &mut UuidCounter::default()).unwrap();
     assert_eq!(
-        message.to_json(),
+        normalized_delta_json(text),
         r#"{"type":"retry","reason":"error","attempt":2,"maxAttempts":3,"delayMs":1500}"#
     );
 }

@@ -1,5 +1,5 @@
 //! Small readers of wire values shared by the frame decoders (on top of [`crate::json`]):
-//! `??`-style optional members, the "text of content" rule, and JS-shaped numbers.
+//! `??`-style optional members and JS-shaped numbers.
 
 use crate::json::Value;
 use serde_json::Number;
@@ -33,35 +33,6 @@ pub fn string_items(value: Value<'_>) -> Vec<Cow<'_, str>> {
         .collect()
 }
 
-/// "Text of content" (spec §5): a string as-is; an array → the concatenation of its string items
-/// and of its object items' string `text` (`None` when that is empty); an object with a string
-/// `text` → it; anything else → `None`.
-pub fn text_of<'t>(value: &'t Value<'_>) -> Option<Cow<'t, str>> {
-    match value {
-        Value::String(s) => Some(Cow::Borrowed(s)),
-        Value::Object(obj) => obj.get("text").as_str().map(Cow::Borrowed),
-        Value::Array(list) => {
-            let mut joined: Option<Cow<'t, str>> = None;
-            for item in list {
-                let piece = match item {
-                    Value::String(s) => s.as_ref(),
-                    Value::Object(obj) => match obj.get("text").as_str() {
-                        Some(s) => s,
-                        None => continue,
-                    },
-                    _ => continue,
-                };
-                match &mut joined {
-                    None => joined = Some(Cow::Borrowed(piece)),
-                    Some(prev) => prev.to_mut().push_str(piece),
-                }
-            }
-            joined.filter(|s| !s.is_empty())
-        }
-        _ => None,
-    }
-}
-
 /// A wire number as JS would write it back: integral values as integers (`4`, never `4.0`),
 /// others as floats; `None` when not finite.
 pub fn js_number(n: f64) -> Option<Number> {
@@ -85,23 +56,6 @@ mod tests {
 
     fn parse(text: &str) -> Value<'_> {
         crate::json::parse(text).unwrap()
-    }
-
-    #[test]
-    fn text_of_follows_the_content_rule() {
-        let text = |json: &str| text_of(&parse(json)).map(Cow::into_owned);
-        assert_eq!(text(r#""s""#).as_deref(), Some("s"));
-        assert_eq!(text(r#"{"text":"t"}"#).as_deref(), Some("t"));
-        assert_eq!(text(r#"{"text":""}"#).as_deref(), Some(""));
-        assert_eq!(
-            text(r#"["a",{"text":"b"},{"text":1},[],"c"]"#).as_deref(),
-            Some("abc")
-        );
-        let one = parse(r#"[{"type":"text","text":"one"}]"#);
-        assert!(matches!(text_of(&one), Some(Cow::Borrowed("one"))));
-        for none in ["[]", r#"[""]"#, "null", "1", "{}", r#"[{"x":1}]"#] {
-            assert_eq!(text(none), None, "{none}");
-        }
     }
 
     #[test]

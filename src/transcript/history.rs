@@ -4,10 +4,11 @@
 //! History is read leniently: a message that cannot be mapped is skipped, and a member of the
 //! wrong type reads as absent. Only a page that is neither an object nor an array is rejected.
 
-use super::json::{content_text, finite, first_object, non_empty};
+use super::json::{finite, first_object, non_empty};
 use super::rows::{Ids, TextKind};
 use super::tools::{ArgsMode, CallWrite, ResultWrite};
 use super::{TextMode, TranscriptAccumulator};
+use crate::json::content_text;
 use crate::json::{parse_array, Object, Value};
 use std::borrow::Cow;
 

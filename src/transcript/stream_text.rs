@@ -1,7 +1,8 @@
 //! `extractStreamTextDelta` (spec §9): assistant/reasoning text from a raw stream payload.
 
-use super::json::{content_text, non_empty};
+use super::json::non_empty;
 use super::rows::TextKind;
+use crate::json::content_text;
 use crate::json::{Object, Value};
 use std::borrow::Cow;
 
