@@ -128,48 +128,48 @@ impl<'a> DeltaFields<'a> {
             delay_ms: absent,
         };
         for (key, value) in object.members() {
-            let slot = match key {
-                "message_type" => &mut f.message_type,
-                "id" => &mut f.id,
-                "otid" => &mut f.otid,
-                "seq_id" => &mut f.seq_id,
-                "run_id" => &mut f.run_id,
-                "reasoning" => &mut f.reasoning,
-                "tool_call_id" => &mut f.tool_call_id,
-                "status" => &mut f.status,
-                "detail" => &mut f.detail,
-                "message" => &mut f.message,
-                "stop_reason" => &mut f.stop_reason,
-                "error_type" => &mut f.error_type,
-                "reason" => &mut f.reason,
-                "attempt" => &mut f.attempt,
-                "max_attempts" => &mut f.max_attempts,
-                "delay_ms" => &mut f.delay_ms,
-                "content" => {
-                    f.content = non_null(value);
-                    continue;
-                }
-                "tool_call" => {
-                    f.tool_call = non_null(value);
-                    continue;
-                }
-                "tool_calls" => {
-                    f.tool_calls = non_null(value);
-                    continue;
-                }
-                "tool_return" => {
-                    f.tool_return = non_null(value);
-                    continue;
-                }
-                "tool_returns" => {
-                    f.tool_returns = non_null(value);
-                    continue;
-                }
-                _ => continue,
-            };
-            *slot = value;
+            if let Some(slot) = f.value_slot(key) {
+                *slot = value;
+            } else if let Some(slot) = f.optional_slot(key) {
+                *slot = non_null(value);
+            }
         }
         f
+    }
+
+    /// The field a member read as-is goes to (absent stays absent, `null` stays `null`).
+    fn value_slot(&mut self, key: &str) -> Option<&mut &'a Value<'a>> {
+        Some(match key {
+            "message_type" => &mut self.message_type,
+            "id" => &mut self.id,
+            "otid" => &mut self.otid,
+            "seq_id" => &mut self.seq_id,
+            "run_id" => &mut self.run_id,
+            "reasoning" => &mut self.reasoning,
+            "tool_call_id" => &mut self.tool_call_id,
+            "status" => &mut self.status,
+            "detail" => &mut self.detail,
+            "message" => &mut self.message,
+            "stop_reason" => &mut self.stop_reason,
+            "error_type" => &mut self.error_type,
+            "reason" => &mut self.reason,
+            "attempt" => &mut self.attempt,
+            "max_attempts" => &mut self.max_attempts,
+            "delay_ms" => &mut self.delay_ms,
+            _ => return None,
+        })
+    }
+
+    /// The field a member goes to when `null` must read as missing (`??` in the spec).
+    fn optional_slot(&mut self, key: &str) -> Option<&mut Option<&'a Value<'a>>> {
+        Some(match key {
+            "content" => &mut self.content,
+            "tool_call" => &mut self.tool_call,
+            "tool_calls" => &mut self.tool_calls,
+            "tool_return" => &mut self.tool_return,
+            "tool_returns" => &mut self.tool_returns,
+            _ => return None,
+        })
     }
 
     /// `firstToolCall`: the first element of a `tool_calls` array (`None` if it is empty or not an

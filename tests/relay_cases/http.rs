@@ -2,20 +2,16 @@
 //! fallback, path traversal, and refusing to start without a token.
 
 use crate::relay_support::fixture::{Fixture, INDEX_HTML, OUTSIDE_SECRET, WASM_BYTES};
-use crate::relay_support::process::{run_expecting_exit, RelayProcess, TokenSource};
+use crate::relay_support::process::{run_expecting_exit, TokenSource};
 use crate::relay_support::upstream::FakeUpstream;
-use crate::relay_support::{args, within_limit};
+use crate::relay_support::{start_relay, within_limit};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn serves_healthz_the_page_with_a_ticket_and_static_files() {
     within_limit(async {
         let fx = Fixture::new("static");
         let up = FakeUpstream::start(&fx.token, 0).await;
-        let mut relay = RelayProcess::start(
-            &args(&up.url, &fx, &[]),
-            TokenSource::File(&fx.token_file()),
-            &fx.token,
-        );
+        let mut relay = start_relay(&up.url, &fx, &[]);
 
         let health = relay.get("/healthz", &[]);
         assert_eq!((health.status, health.text().as_str()), (200, "ok"));
@@ -97,11 +93,7 @@ async fn refuses_path_traversal_and_hidden_files() {
     within_limit(async {
         let fx = Fixture::new("traversal");
         let up = FakeUpstream::start(&fx.token, 0).await;
-        let mut relay = RelayProcess::start(
-            &args(&up.url, &fx, &[]),
-            TokenSource::File(&fx.token_file()),
-            &fx.token,
-        );
+        let mut relay = start_relay(&up.url, &fx, &[]);
         for path in [
             "/../secret.txt",
             "/pkg/../../secret.txt",

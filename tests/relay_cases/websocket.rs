@@ -11,7 +11,7 @@ use crate::relay_support::client::next_data;
 use crate::relay_support::fixture::Fixture;
 use crate::relay_support::process::{RelayProcess, TokenSource};
 use crate::relay_support::upstream::FakeUpstream;
-use crate::relay_support::{args, send, within_limit};
+use crate::relay_support::{args, send, start_relay, within_limit};
 
 /// A refused upgrade: its name, its request headers, the expected status.
 type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, u16);
@@ -134,11 +134,7 @@ async fn relays_frames_both_ways_with_the_token_and_without_origin_upstream() {
     within_limit(async {
         let fx = Fixture::new("relay");
         let up = FakeUpstream::start(&fx.token, 0).await;
-        let mut relay = RelayProcess::start(
-            &args(&up.url, &fx, &[]),
-            TokenSource::File(&fx.token_file()),
-            &fx.token,
-        );
+        let mut relay = start_relay(&up.url, &fx, &[]);
 
         let ticket_response = relay.get("/ticket", &[]);
         assert_eq!(ticket_response.status, 200);
@@ -224,11 +220,7 @@ async fn expired_tickets_are_refused() {
         let fx = Fixture::new("expiry");
         let up = FakeUpstream::start(&fx.token, 0).await;
         let extra = ["--ticket-ttl-s", "2"];
-        let mut relay = RelayProcess::start(
-            &args(&up.url, &fx, &extra),
-            TokenSource::File(&fx.token_file()),
-            &fx.token,
-        );
+        let mut relay = start_relay(&up.url, &fx, &extra);
         let ticket = relay.fresh_ticket();
         let own = relay.origin();
         let headers = [("Origin", own.as_str()), ("Cookie", ticket.as_str())];
@@ -258,11 +250,7 @@ async fn oversized_frames_close_with_1009_both_ways() {
         let fx = Fixture::new("size");
         let up = FakeUpstream::start(&fx.token, 2000).await;
         let extra = ["--max-frame-bytes", "1024"];
-        let mut relay = RelayProcess::start(
-            &args(&up.url, &fx, &extra),
-            TokenSource::File(&fx.token_file()),
-            &fx.token,
-        );
+        let mut relay = start_relay(&up.url, &fx, &extra);
 
         let mut client = relay.ws_as_page().await;
         let at_limit = Message::text("a".repeat(1024));
@@ -312,11 +300,7 @@ async fn upstream_failures_close_the_page_socket_with_a_reason() {
             .unwrap()
             .port();
         let down = format!("ws://127.0.0.1:{closed_port}/ws");
-        let mut relay = RelayProcess::start(
-            &args(&down, &fx, &[]),
-            TokenSource::File(&fx.token_file()),
-            &fx.token,
-        );
+        let mut relay = start_relay(&down, &fx, &[]);
         let mut client = relay.ws_as_page().await;
         let (code, reason) = relay.next_close(&mut client).await;
         assert_eq!(code, 1011, "{reason}");

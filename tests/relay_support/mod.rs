@@ -33,6 +33,20 @@ pub fn args(upstream: &str, fixture: &fixture::Fixture, extra: &[&str]) -> Vec<S
     args
 }
 
+/// Starts the relay for `fixture` against `upstream`, reading the token from the fixture's
+/// token file (the usual setup), with `extra` arguments.
+pub fn start_relay(
+    upstream: &str,
+    fixture: &fixture::Fixture,
+    extra: &[&str],
+) -> process::RelayProcess {
+    process::RelayProcess::start(
+        &args(upstream, fixture, extra),
+        process::TokenSource::File(&fixture.token_file()),
+        &fixture.token,
+    )
+}
+
 /// Sends `message`, failing the test if that fails.
 pub async fn send(client: &mut client::Client, message: Message) {
     client.send(message).await.expect("send");
