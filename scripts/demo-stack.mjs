@@ -48,6 +48,9 @@ function lettaEnvironment(env, home, mode) {
   return out;
 }
 
+/** Terminal colour escapes (`ESC [ … m`): tools print them when they think they may (e.g. `CI` is set). */
+const ANSI_ESCAPES = /\x1b\[[0-9;]*m/g;
+
 /**
  * Spawns a child whose stdout and stderr go to `logFile`; resolves with the first match of
  * `ready` in its output (the child is then left running), rejects if it exits or times out.
@@ -65,7 +68,7 @@ function spawnUntil(name, command, args, { env, cwd, logFile, ready, timeoutMs, 
     const scan = (data) => {
       log.write(data);
       if (ready === undefined || seen === null) return;
-      seen += data.toString("utf8");
+      seen += data.toString("utf8").replace(ANSI_ESCAPES, "");
       const match = seen.match(ready);
       if (match) {
         seen = null;

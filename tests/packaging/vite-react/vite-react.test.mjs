@@ -48,7 +48,14 @@ test("the React page renders the recording's rows exactly as the accumulator giv
   await page.close();
 });
 
-/** Starts `vite` (the dev server) on a free loopback port; resolves once it listens. */
+/** Terminal colour and style escapes (`ESC [ … m`), which Vite prints when it thinks it may (e.g. `CI` is set). */
+const ANSI_ESCAPES = /\x1b\[[0-9;]*m/g;
+
+/**
+ * Starts `vite` (the dev server) on a free loopback port; resolves once it prints that it listens.
+ * If it does not, the child is killed before the error is thrown, so a failure never leaves a
+ * server behind that would keep this test process (and the whole run) alive.
+ */
 async function startDevServer() {
   const port = await new Promise((resolvePort) => {
     const probe = createServer().listen(0, "127.0.0.1", () => {
@@ -58,29 +65,36 @@ async function startDevServer() {
   });
   const child = spawn(process.execPath, ["node_modules/vite/bin/vite.js", "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
   });
-  let output = "";
-  await new Promise((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`vite dev server did not start: ${output}`)), 30_000);
-    const onData = (chunk) => {
-      output += chunk;
-      if (output.includes(`127.0.0.1:${port}`)) {
-        clearTimeout(timer);
-        resolveReady();
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
-    child.on("exit", (code) => reject(new Error(`vite exited (${code}): ${output}`)));
-  });
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    stop: () =>
-      new Promise((resolveStop) => {
-        child.once("exit", resolveStop);
-        child.kill("SIGTERM");
-      }),
+  const exited = new Promise((resolveExit) => child.once("exit", resolveExit));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
   };
+  let output = "";
+  try {
+    await new Promise((resolveReady, reject) => {
+      const timer = setTimeout(() => reject(new Error(`vite dev server did not start: ${output}`)), 30_000);
+      const onData = (chunk) => {
+        output += chunk.toString("utf8").replace(ANSI_ESCAPES, "");
+        if (output.includes(`127.0.0.1:${port}`)) {
+          clearTimeout(timer);
+          resolveReady();
+        }
+      };
+      child.stdout.on("data", onData);
+      child.stderr.on("data", onData);
+      exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`vite exited (${code}): ${output}`));
+      });
+    });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: `http://127.0.0.1:${port}/`, stop };
 }
 
 test("the same page from the Vite dev server renders the same rows", async () => {
