@@ -19,8 +19,5 @@ pub mod transcript;
 pub mod relay;
 
 #[cfg(target_arch = "wasm32")]
-mod transport;
-
-#[cfg(target_arch = "wasm32")]
 #[doc(hidden)]
 pub mod js;

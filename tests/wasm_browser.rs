@@ -1,10 +1,9 @@
-//! Runs in headless Chromium: the transcript binding and the session driver's option checks
+//! Runs in headless Chromium: the transcript binding and the session binding's option checks
 //! behave there as in Node.
 #![cfg(target_arch = "wasm32")]
 
-use letta_agent_wasm::js::session::SessionDriver;
+use letta_agent_wasm::js::session::SessionMachine;
 use letta_agent_wasm::js::transcript::TranscriptCore;
-use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -19,15 +18,12 @@ fn transcript_binding_in_the_browser() {
 }
 
 #[wasm_bindgen_test]
-fn the_driver_rejects_bad_options_with_typed_errors() {
-    let events = js_sys::Function::new_no_args("");
-    let error = SessionDriver::new(
+fn the_session_binding_rejects_bad_options_with_typed_errors() {
+    let error = SessionMachine::new(
         r#"{"backend":"remote","url":"ftp://x"}"#,
         "{}",
         r#"{"kind":"createSession","agentId":"a"}"#,
         "n",
-        JsValue::UNDEFINED,
-        events.clone(),
     )
     .err()
     .expect("an error");
@@ -38,13 +34,50 @@ fn the_driver_rejects_bad_options_with_typed_errors() {
         message.as_string().as_deref(),
         Some("Unsupported app-server URL protocol: ftp:")
     );
-    assert!(SessionDriver::new(
+    let machine = SessionMachine::new(
         r#"{"backend":"remote","url":"ws://127.0.0.1:9/ws"}"#,
         r#"{"permissionMode":"strict"}"#,
         r#"{"kind":"resumeSession","id":"conv-1"}"#,
         "n",
-        JsValue::UNDEFINED,
-        events,
     )
-    .is_ok());
+    .expect("valid options");
+    assert_eq!(machine.url(), "ws://127.0.0.1:9/ws");
+}
+
+#[wasm_bindgen_test]
+fn the_session_binding_hands_out_effects_as_json() {
+    let mut machine = SessionMachine::new(
+        r#"{"backend":"remote","url":"ws://127.0.0.1:9/ws"}"#,
+        "{}",
+        r#"{"kind":"resumeSession","id":"conv-1"}"#,
+        "n",
+    )
+    .expect("valid options");
+    machine.begin(1, 0.0);
+    machine.on_open(0.0);
+    let effects = machine
+        .take_effects()
+        .expect("the start sequence writes a frame");
+    let effects: js_sys::Array = js_sys::JSON::parse(&effects).unwrap().into();
+    let first: js_sys::Array = effects.get(0).into();
+    assert_eq!(first.get(0).as_string().as_deref(), Some("write"));
+    let frame = js_sys::JSON::parse(&first.get(1).as_string().unwrap()).unwrap();
+    let frame_type = js_sys::Reflect::get(&frame, &"type".into()).unwrap();
+    assert!(frame_type.as_string().is_some_and(|t| !t.is_empty()));
+    assert!(
+        machine.take_effects().is_none(),
+        "effects are handed out once"
+    );
+    assert!(
+        machine.next_deadline() > 0.0,
+        "the start request has a timeout"
+    );
+
+    machine.close(0.0);
+    let effects = machine
+        .take_effects()
+        .expect("closing settles the start call");
+    assert!(effects.contains(r#"["error",1,"#), "{effects}");
+    assert!(machine.stream_ended());
+    assert_eq!(machine.next_deadline(), -1.0);
 }

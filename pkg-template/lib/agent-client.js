@@ -1,6 +1,7 @@
 // LettaAgentClient: the portable client (remote backend). Options are validated by the Rust
-// core; sessions, `createAgent()` and the management facades each run a Rust SessionDriver.
+// core; sessions, `createAgent()` and the management facades each run a SessionDriver (driver.js) around a Rust session core.
 
+import { SessionDriver } from "./driver.js";
 import { wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
 import { LettaCodeSession } from "./session.js";
@@ -159,7 +160,7 @@ export class LettaAgentClient {
     }
     if (pool === null) {
       const { clientJson, nonce, WebSocket } = this.#connection;
-      const driver = new (wasm().SessionDriver)(clientJson, "{}", '{"kind":"management"}', nonce, WebSocket, () => {});
+      const driver = new SessionDriver(clientJson, "{}", '{"kind":"management"}', nonce, WebSocket, () => {});
       pool = driver.connect().then(
         () => driver,
         (error) => {

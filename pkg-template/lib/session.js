@@ -1,9 +1,9 @@
-// LettaCodeSession: a session on one conversation. The protocol, the turn state machine and
-// the socket live in Rust (SessionDriver); this class adds what JavaScript does better: async
-// iteration, user callbacks (canUseTool, SDK-hosted tools, device status listeners) and
-// disposal.
+// LettaCodeSession: a session on one conversation. The protocol and the turn state machine live
+// in Rust, driven over the socket by SessionDriver (driver.js); this class adds what JavaScript
+// does better: async iteration, user callbacks (canUseTool, SDK-hosted tools, device status
+// listeners) and disposal.
 
-import { wasm } from "./runtime.js";
+import { SessionDriver } from "./driver.js";
 import { closedError, invalidArgument, typedError } from "./errors.js";
 
 const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
@@ -62,7 +62,7 @@ export class LettaCodeSession {
 
   #newDriver() {
     const { clientJson, nonce, WebSocket } = this.#connection;
-    return new (wasm().SessionDriver)(clientJson, this.#options.json, this.#target, nonce, WebSocket, (...event) =>
+    return new SessionDriver(clientJson, this.#options.json, this.#target, nonce, WebSocket, (...event) =>
       this.#onEvent(event),
     );
   }
