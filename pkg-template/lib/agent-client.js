@@ -1,7 +1,9 @@
-// LettaAgentClient: the portable client (remote backend). Options are validated by the Rust
-// core; sessions, `createAgent()` and the management facades each run a SessionDriver (driver.js) around a Rust session core.
+// LettaAgentClient: the portable client (remote backend). Options are validated by options.js;
+// sessions, `createAgent()` and the management facades each run a SessionDriver (driver.js)
+// around a Rust session core.
 
 import { SessionDriver } from "./driver.js";
+import { clientConfig } from "./options.js";
 import { wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
 import { LettaCodeSession } from "./session.js";
@@ -35,7 +37,7 @@ export class LettaAgentClient {
   #management = null;
 
   constructor(options) {
-    const { validateClientOptions } = wasm();
+    wasm(); // the typed "not initialized" error comes first
     if (options === null || typeof options !== "object") {
       throw invalidArgument("LettaAgentClient options must be an object.");
     }
@@ -43,9 +45,9 @@ export class LettaAgentClient {
     if (WebSocket !== undefined && typeof WebSocket !== "function") {
       throw invalidArgument("Invalid WebSocket. Expected a WebSocket constructor.");
     }
-    const clientJson = JSON.stringify(rest);
-    this.backend = validateClientOptions(clientJson);
-    this.#connection = { clientJson, WebSocket, nonce: Math.random().toString(36).slice(2, 10).padEnd(8, "0") };
+    const client = clientConfig(JSON.parse(JSON.stringify(rest)));
+    this.backend = "remote";
+    this.#connection = { client, WebSocket, nonce: Math.random().toString(36).slice(2, 10).padEnd(8, "0") };
     this.agents = this.#agents();
     this.conversations = this.#conversations();
     this.models = { list: () => this.#managed((driver) => driver.listModels()) };
@@ -159,8 +161,8 @@ export class LettaAgentClient {
       if (driver === null || driver.isClosed()) pool = null;
     }
     if (pool === null) {
-      const { clientJson, nonce, WebSocket } = this.#connection;
-      const driver = new SessionDriver(clientJson, "{}", '{"kind":"management"}', nonce, WebSocket, () => {});
+      const { client, nonce, WebSocket } = this.#connection;
+      const driver = new SessionDriver({ ...client, target: { kind: "management" } }, nonce, WebSocket, () => {});
       pool = driver.connect().then(
         () => driver,
         (error) => {

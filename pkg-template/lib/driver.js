@@ -36,13 +36,17 @@ function frameText(data) {
 const method = (target, name) => (typeof target?.[name] === "function" ? target[name] : undefined);
 
 /**
- * One session (or management connection) over a real WebSocket. `WebSocket`: the injected
+ * One session (or management connection) over a real WebSocket. `config`: the validated
+ * session configuration (`{url, authToken, requestTimeoutMs, target, options}`, options.js);
+ * the token stays here, in JavaScript, and only goes into the `Authorization` header.
+ * `WebSocket`: the injected
  * constructor (called as `new WebSocket(url, {headers})`) or `undefined` for the global one;
  * `events(kind, …)`: `("approval", handle, toolName, inputJson, contextJson)`,
  * `("tool", handle, toolCallId, toolName, inputJson)`, `("device", statusJson)`.
  */
 export class SessionDriver {
   #core;
+  #url;
   #authToken;
   #WebSocket;
   #events;
@@ -55,10 +59,11 @@ export class SessionDriver {
   #waiters = [];
   #freed = false;
 
-  constructor(clientJson, sessionJson, targetJson, nonce, WebSocket, events) {
-    // Validates every option (typed errors) before anything else happens.
-    this.#core = new (wasm().SessionMachine)(clientJson, sessionJson, targetJson, nonce);
-    this.#authToken = JSON.parse(clientJson).authToken ?? undefined;
+  constructor(config, nonce, WebSocket, events) {
+    const { url, authToken, requestTimeoutMs, target, options } = config;
+    this.#core = new (wasm().SessionMachine)(JSON.stringify({ requestTimeoutMs, target, options }), nonce);
+    this.#url = url;
+    this.#authToken = authToken;
     this.#WebSocket = WebSocket;
     this.#events = events;
   }
@@ -204,7 +209,7 @@ export class SessionDriver {
   #open() {
     if (this.#freed || this.#socket !== null || this.#core.isClosed()) return;
     try {
-      this.#socket = this.#newSocket(this.#core.url);
+      this.#socket = this.#newSocket(this.#url);
       this.#listen(this.#socket);
       if (this.#socket.readyState === 1) this.#core.onOpen(Date.now());
     } catch (error) {

@@ -5,12 +5,13 @@
 
 import { SessionDriver } from "./driver.js";
 import { closedError, invalidArgument, typedError } from "./errors.js";
+import { sessionOptions, sessionTarget } from "./options.js";
 
 const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
 const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
 const errorMessage = (error) => (error instanceof Error ? error.message : String(error));
 
-/** Splits session options into the JSON the core validates and the functions kept here. */
+/** Splits session options into their JSON view (validated by options.js) and the functions kept here. */
 function splitOptions(options) {
   if (options !== undefined && (options === null || typeof options !== "object")) {
     throw invalidArgument("Session options must be an object.");
@@ -32,14 +33,14 @@ function splitOptions(options) {
       return definition;
     });
   }
-  const json = JSON.stringify({ ...rest, tools: toolDefinitions, hasCanUseTool: canUseTool !== undefined });
-  return { json, canUseTool, executors };
+  const plain = JSON.parse(JSON.stringify({ ...rest, tools: toolDefinitions, hasCanUseTool: canUseTool !== undefined }));
+  return { plain, canUseTool, executors };
 }
 
 /** A session on one Letta conversation. Create it with `client.createSession()` or `resumeSession()`. */
 export class LettaCodeSession {
   #connection;
-  #target;
+  #config;
   #options;
   #driver;
   #initializing = null;
@@ -55,14 +56,17 @@ export class LettaCodeSession {
   /** @internal Use `client.createSession()` / `client.resumeSession()`. */
   constructor(connection, target, options) {
     this.#connection = connection;
-    this.#target = JSON.stringify(target);
     this.#options = splitOptions(options);
+    const { client } = connection;
+    const start = sessionTarget(JSON.parse(JSON.stringify(target)), client.pinGlobalAgent);
+    const normalized = start.action === "management" ? {} : sessionOptions(this.#options.plain, start.action);
+    this.#config = { ...client, target: start.target, options: normalized };
     this.#driver = this.#newDriver();
   }
 
   #newDriver() {
-    const { clientJson, nonce, WebSocket } = this.#connection;
-    return new SessionDriver(clientJson, this.#options.json, this.#target, nonce, WebSocket, (...event) =>
+    const { nonce, WebSocket } = this.#connection;
+    return new SessionDriver(this.#config, nonce, WebSocket, (...event) =>
       this.#onEvent(event),
     );
   }

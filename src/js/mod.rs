@@ -2,7 +2,6 @@
 //! group; every method converts its arguments, calls the pure core and converts the result.
 //! The hand-written JS wrapper in `pkg-template/` is the public API; these names are internal.
 
-pub mod client;
 pub mod errors;
 pub mod session;
 pub mod transcript;

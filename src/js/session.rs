@@ -9,56 +9,32 @@
 use super::errors::to_js_error;
 use crate::json::to_string as json_string;
 use crate::session::{
-    parse_client_options, parse_session_options, CallId, Effect, SessionConfig, SessionCore, Target,
+    read_session_config, CallId, Effect, SessionConfig, SessionCore, SessionError,
 };
 use wasm_bindgen::prelude::*;
-
-mod target;
 
 /// One session (or management connection): the core and nothing else.
 #[wasm_bindgen]
 pub struct SessionMachine {
     core: SessionCore,
-    /// The normalized app-server URL to connect to.
-    url: String,
 }
 
 #[wasm_bindgen]
 impl SessionMachine {
-    /// `client_options`: the client's options as JSON (functions removed); `session_options`:
-    /// the session's (with `hasCanUseTool`, tools without `execute`); `target`: what to start
-    /// (see `target.rs`). Throws the reference's typed errors for invalid options.
+    /// `config`: the session configuration the wrapper validated (`pkg-template/lib/options.js`):
+    /// `{"requestTimeoutMs"?, "target", "options"}`. `nonce`: the client's request-id nonce.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        client_options: &str,
-        session_options: &str,
-        target: &str,
-        nonce: &str,
-    ) -> Result<SessionMachine, JsValue> {
-        let client = parse_client_options(client_options).map_err(|e| to_js_error(&e))?;
-        let (target, action) =
-            target::parse(target, client.pin_global_agent).map_err(|e| to_js_error(&e))?;
-        let options = match target {
-            Target::Management => Default::default(),
-            _ => parse_session_options(session_options, action).map_err(|e| to_js_error(&e))?,
-        };
+    pub fn new(config: &str, nonce: &str) -> Result<SessionMachine, JsValue> {
+        let setup = read_session_config(config)
+            .ok_or_else(|| to_js_error(&SessionError::invalid("Invalid session configuration.")))?;
         let core = SessionCore::new(SessionConfig {
             label: "app-server",
-            request_timeout_ms: client.request_timeout_ms,
-            options,
-            target,
+            request_timeout_ms: setup.request_timeout_ms,
+            options: setup.options,
+            target: setup.target,
             nonce: nonce.to_owned(),
         });
-        Ok(SessionMachine {
-            core,
-            url: client.url,
-        })
-    }
-
-    /// The app-server URL the wrapper opens the socket on (validated and normalized).
-    #[wasm_bindgen(getter)]
-    pub fn url(&self) -> String {
-        self.url.clone()
+        Ok(SessionMachine { core })
     }
 
     // ---- transport events ----------------------------------------------------------------

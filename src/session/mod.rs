@@ -20,5 +20,5 @@ mod responses;
 pub use self::core::{Effect, SessionConfig, SessionCore, Target};
 pub use approvals::APPROVAL_CACHE_SIZE;
 pub use error::SessionError;
-pub use options::{parse_client_options, parse_session_options, ClientOptions, SessionOptions};
+pub use options::{read_session_config, SessionOptions, SessionSetup};
 pub use requests::CallId;

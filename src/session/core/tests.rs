@@ -2,7 +2,8 @@
 //! sends them and checks the effects.
 
 use super::*;
-use crate::session::options::parse_session_options;
+use crate::json::Object;
+use crate::session::SessionOptions;
 
 pub(super) const RUNTIME: &str = r#"{"agent_id":"agent-1","conversation_id":"conv-1"}"#;
 
@@ -10,7 +11,8 @@ pub(super) fn config(target: Target, options: &str) -> SessionConfig {
     SessionConfig {
         label: "app-server",
         request_timeout_ms: None,
-        options: parse_session_options(options, "createSession").unwrap(),
+        // The normalized options the JS wrapper sends (pkg-template/lib/options.js).
+        options: SessionOptions::read(&Object::parse(options).unwrap_or_default()),
         target,
         nonce: "test".into(),
     }
@@ -67,7 +69,7 @@ fn start_sends_runtime_start_and_settles_initialize_with_the_identity() {
         Target::NewConversation {
             agent_id: "agent-1".into(),
         },
-        r#"{"cwd":"/w","permissionMode":"bypassPermissions","skillSources":["bundled","bundled"]}"#,
+        r#"{"cwd":"/w","permissionMode":"bypassPermissions","skillSources":["bundled"]}"#,
     ));
     core.begin(7, 0);
     assert!(
@@ -208,7 +210,7 @@ fn post_start_steps_run_in_order() {
 
 #[test]
 fn send_writes_the_input_and_the_stream_ends_the_turn() {
-    let mut core = started(r#"{"allowedTools":["Bash","Bash"]}"#);
+    let mut core = started(r#"{"allowedTools":["Bash"]}"#);
     core.send(r#""hello""#, Some("otid-1"), 10).unwrap();
     let input = writes(&effects(&mut core)).remove(0);
     assert_eq!(input["type"], "input");

@@ -1,126 +1,79 @@
 use super::*;
 
 #[test]
-fn client_options_follow_the_reference_texts() {
-    let err = |json: &str| parse_client_options(json).unwrap_err().message;
-    assert!(err("{}").contains("supports backend: \"remote\" and backend: \"cloud\" only"));
-    assert!(err(r#"{"backend":"local"}"#)
-        .contains("supports backend: \"remote\" and backend: \"cloud\" only"));
-    assert_eq!(
-        err(r#"{"backend":"nope"}"#),
-        "Invalid Letta Code backend 'nope'. Valid values: local, remote, cloud."
-    );
-    assert_eq!(
-        err(r#"{"backend":"remote"}"#),
-        "LettaAgentClient remote backend requires a non-empty url."
-    );
-    assert_eq!(
-        err(r#"{"backend":"remote","url":"  "}"#),
-        "LettaAgentClient remote backend requires a non-empty url."
-    );
-    assert_eq!(
-        err(r#"{"backend":"remote","url":"ws://h","authToken":" "}"#),
-        "app-server auth token must not be empty"
-    );
-    for bad in ["0", "-1", "1.5", "\"10\""] {
-        assert_eq!(
-            err(&format!(
-                r#"{{"backend":"remote","url":"ws://h","requestTimeoutMs":{bad}}}"#
-            )),
-            "Invalid requestTimeoutMs. Expected a positive integer."
-        );
-    }
-    assert!(err(r#"{"backend":"remote","url":"ws://h","computer":"c"}"#)
-        .starts_with("LettaAgentClient computer is only valid"));
-    assert_eq!(
-        err(r#"{"backend":"remote","url":"ws://h","sandbox":{}}"#),
-        "LettaAgentClient sandbox options are only valid with backend: \"cloud\"."
-    );
-    assert_eq!(
-        err(r#"{"backend":"remote","url":"ftp://h"}"#),
-        "Unsupported app-server URL protocol: ftp:"
-    );
-    let ok = parse_client_options(r#"{"backend":"remote","url":"http://127.0.0.1:4500","authToken":"t","requestTimeoutMs":500}"#).unwrap();
-    assert_eq!(ok.url, "ws://127.0.0.1:4500/ws");
-    assert_eq!(ok.request_timeout_ms, Some(500));
-    assert_eq!(ok.auth_token.as_deref(), Some("t"));
-}
-
-#[test]
-fn urls_are_normalized_and_errors_never_show_credentials() {
-    assert_eq!(
-        normalize_app_server_url("https://h/").unwrap(),
-        "wss://h/ws"
-    );
-    assert_eq!(
-        normalize_app_server_url("ws://h:1/custom?a=1&channel=x&b=2").unwrap(),
-        "ws://h:1/custom?a=1&b=2"
-    );
-    assert_eq!(
-        normalize_app_server_url("ws://h?channel=control").unwrap(),
-        "ws://h/ws"
-    );
-    let err = normalize_app_server_url("nonsense?token=secret")
-        .unwrap_err()
-        .message;
-    assert!(!err.contains("secret"), "{err}");
-    let err = normalize_app_server_url("ws://user:secret@/x")
-        .unwrap_err()
-        .message;
-    assert!(!err.contains("secret"), "{err}");
-}
-
-#[test]
-fn session_options_validate_with_the_reference_texts() {
-    let err = |json: &str| {
-        parse_session_options(json, "createSession")
-            .unwrap_err()
-            .message
-    };
-    assert!(err(r#"{"skillSources":["bundled","web"]}"#).starts_with("Invalid skill source 'web'"));
-    assert!(
-        err(r#"{"reasoningEffort":"extreme"}"#).starts_with("Invalid reasoningEffort 'extreme'")
-    );
-    assert!(err(r#"{"dreaming":{"trigger":"never"}}"#).starts_with("Invalid dreaming.trigger"));
-    assert!(err(r#"{"dreaming":{"behavior":"x"}}"#).starts_with("Invalid dreaming.behavior"));
-    assert_eq!(
-        err(r#"{"dreaming":{"stepCount":0}}"#),
-        "Invalid dreaming.stepCount. Expected a positive integer."
-    );
-    assert_eq!(
-        err(r#"{"stateless":"yes"}"#),
-        "Invalid stateless. Expected a boolean."
-    );
-    assert!(
-        err(r#"{"stateless":true,"model":"m"}"#).contains("changes persisted agent configuration")
-    );
-    assert!(err(r#"{"stateless":true,"resources":[]}"#)
-        .contains("changes persisted agent configuration"));
-    assert!(err(r#"{"toolset":{"base":"weird"}}"#).starts_with("Invalid toolset.base"));
-    assert!(err(r#"{"toolset":{"include":[""]}}"#).starts_with("Invalid toolset.include"));
-    assert!(err(r#"{"systemPrompt":"x"}"#).contains("is not supported"));
-    assert!(err(r#"{"computer":"x"}"#).contains("only valid with backend: \"cloud\""));
-    assert!(err(r#"{"filesystemConfinement":"memory"}"#).contains("filesystemConfinement"));
-    let ok = parse_session_options(
-        r#"{"permissionMode":"default","skillSources":[],"dreaming":{},"toolset":{"base":"codex","include":["a","a"]},"hasCanUseTool":true}"#,
-        "createSession",
+fn a_session_config_is_read_as_the_wrapper_writes_it() {
+    let setup = read_session_config(
+        r#"{"requestTimeoutMs":500,"target":{"kind":"resumeConversation","conversationId":"conv-1"},
+            "options":{"permissionMode":"unrestricted","cwd":"/w","skillSources":[],"allowedTools":["Bash"],
+              "toolset":{"base":"codex","include":["a"]},"dreaming":{"trigger":"off","stepCount":3},
+              "hasCanUseTool":true,
+              "tools":[{"name":"t","label":"T","description":"d","parameters":{"type":"object"}}]}}"#,
     )
     .unwrap();
-    assert_eq!(ok.mode, "standard");
-    assert_eq!(ok.skill_sources, Some(vec![]));
+    assert_eq!(setup.request_timeout_ms, Some(500));
+    assert!(matches!(
+        setup.target,
+        Target::ResumeConversation { ref conversation_id } if conversation_id == "conv-1"
+    ));
+    let options = setup.options;
+    assert_eq!(options.mode, "unrestricted");
+    assert_eq!(options.cwd.as_deref(), Some("/w"));
+    assert_eq!(options.skill_sources, Some(vec![]));
+    assert_eq!(options.allowed_tools, Some(vec!["Bash".to_owned()]));
+    let toolset = options.toolset.unwrap();
+    assert_eq!(toolset.base.as_deref(), Some("codex"));
     assert_eq!(
-        ok.dreaming,
+        options.dreaming,
         Some(Dreaming {
-            trigger: "step-count".into(),
-            step_count: 5
+            trigger: "off".into(),
+            step_count: 3
         })
     );
-    assert_eq!(ok.toolset.unwrap().include, Some(vec!["a".to_owned()]));
-    assert!(ok.has_can_use_tool);
-    assert_eq!(
-        parse_session_options("", "createSession").unwrap().mode,
-        "standard"
-    );
+    assert!(options.has_can_use_tool);
+    assert_eq!(options.tools.len(), 1);
+    assert_eq!(options.tools[0].label, "T");
+}
+
+#[test]
+fn defaults_fill_what_the_config_leaves_out() {
+    let setup =
+        read_session_config(r#"{"target":{"kind":"newConversation","agentId":"a"}}"#).unwrap();
+    assert_eq!(setup.request_timeout_ms, None);
+    assert_eq!(setup.options.mode, "standard");
+    assert!(!setup.options.stateless && !setup.options.has_can_use_tool);
+    let setup = read_session_config(
+        r#"{"target":{"kind":"createAgent","body":{"name":"n"}},"options":{"dreaming":{}}}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        setup.target,
+        Target::CreateAgent {
+            pin_global: true,
+            memfs: true,
+            ..
+        }
+    ));
+    assert_eq!(setup.options.dreaming.unwrap().step_count, 5);
+    // A management connection has no session options.
+    let setup = read_session_config(
+        r#"{"target":{"kind":"management"},"options":{"permissionMode":"strict"}}"#,
+    )
+    .unwrap();
+    assert_eq!(setup.options.mode, "");
+}
+
+#[test]
+fn configs_of_another_shape_are_refused() {
+    for bad in [
+        "",
+        "[]",
+        "{}",
+        r#"{"target":{"kind":"nope"}}"#,
+        r#"{"target":{"kind":"newConversation"}}"#,
+        r#"{"target":{"kind":"resumeConversation","conversationId":7}}"#,
+    ] {
+        assert!(read_session_config(bad).is_none(), "{bad}");
+    }
 }
 
 #[test]

@@ -1,0 +1,336 @@
+// Validation of client options, session options and session targets, with the reference
+// SDK's error texts (spec §1.2, §1.4, §1.6, §3.1). It turns what the caller passed into the
+// normalized session configuration the Rust core reads: checking option shapes is what
+// JavaScript does in a few bytes, where the same checks cost kilobytes of WebAssembly.
+//
+// Every function takes the JSON view of the caller's value (`JSON.parse(JSON.stringify(x))`),
+// which is what travels to the core: `undefined` members are gone, functions removed.
+
+import { invalidArgument, typedError } from "./errors.js";
+
+const unsupported = (message) => typedError("LettaUnsupportedError", "unsupported", message);
+
+const PORTABLE_BACKEND_ERROR =
+  'The portable "@letta-ai/letta-agent-sdk/client" entry point supports backend: "remote" and backend: "cloud" only. Import from "@letta-ai/letta-agent-sdk" for local execution.';
+const SKILL_SOURCES = ["bundled", "global", "agent", "project"];
+const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh"];
+const DREAMING_TRIGGERS = ["off", "step-count", "compaction-event"];
+const TOOLSET_BASES = ["auto", "codex", "codex_snake", "default", "gemini", "gemini_snake", "none"];
+const REMOVED_OPTIONS = ["systemPrompt", "disallowedTools", "systemInfoReminder", "includePartialMessages", "memfsStartup"];
+
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const isNonEmptyString = (value) => typeof value === "string" && value.trim() !== "";
+/** A value as error texts show it (`?` for non-strings). */
+const shown = (value) => (typeof value === "string" ? value : "?");
+const dedup = (list) => [...new Set(list)];
+const stringList = (value) => (Array.isArray(value) && value.every((item) => typeof item === "string") ? value : null);
+
+/** Absent/null → `undefined`; a positive integer → it; anything else → `null` (invalid). */
+function positiveInteger(value) {
+  if (value == null) return undefined;
+  return Number.isSafeInteger(value) && value >= 1 ? value : null;
+}
+
+/**
+ * Validates `new LettaAgentClient(options)` (JSON view, WebSocket removed); returns
+ * `{url, authToken, requestTimeoutMs, pinGlobalAgent}` with the URL normalized.
+ */
+export function clientConfig(o) {
+  if (!isObject(o)) throw invalidArgument("LettaAgentClient options must be an object.");
+  const backend = o.backend;
+  if (backend == null || backend === "local") throw invalidArgument(PORTABLE_BACKEND_ERROR);
+  if (backend === "cloud") {
+    throw unsupported('backend: "cloud" is not supported by this client yet; use backend: "remote".');
+  }
+  if (backend !== "remote") {
+    throw invalidArgument(`Invalid Letta Code backend '${shown(backend)}'. Valid values: local, remote, cloud.`);
+  }
+  for (const key of ["computer", "environment"]) {
+    if (o[key] != null) {
+      throw invalidArgument(
+        `LettaAgentClient ${key} is only valid with backend: "cloud"; remote url selects the app-server runtime.`,
+      );
+    }
+  }
+  if (o.sandbox != null) throw invalidArgument('LettaAgentClient sandbox options are only valid with backend: "cloud".');
+  if (!isNonEmptyString(o.url)) throw invalidArgument("LettaAgentClient remote backend requires a non-empty url.");
+  const url = normalizeAppServerUrl(o.url.trim());
+  if (o.authToken != null && !isNonEmptyString(o.authToken)) {
+    throw invalidArgument("app-server auth token must not be empty");
+  }
+  const requestTimeoutMs = positiveInteger(o.requestTimeoutMs);
+  if (requestTimeoutMs === null) throw invalidArgument("Invalid requestTimeoutMs. Expected a positive integer.");
+  const pinGlobalAgent = typeof o.pinGlobalAgent === "boolean" ? o.pinGlobalAgent : undefined;
+  return { url, authToken: o.authToken ?? undefined, requestTimeoutMs, pinGlobalAgent };
+}
+
+/** `scheme://rest` → `[scheme, rest]`, or `null`. */
+function splitScheme(url) {
+  const at = url.indexOf("://");
+  return at < 0 ? null : [url.slice(0, at), url.slice(at + 3)];
+}
+
+/** A URL as an error message may show it: no user info, no query or fragment (credentials). */
+function redact(url) {
+  const parts = splitScheme(url.split(/[?#]/)[0]);
+  if (parts === null) return "(unparseable)";
+  const [scheme, rest] = parts;
+  return `${scheme}://${rest.slice(rest.lastIndexOf("@") + 1)}`;
+}
+
+/**
+ * Spec §3.1: `http:`→`ws:`, `https:`→`wss:`, other schemes rejected; an empty or `/` path
+ * becomes `/ws`; a `channel` query parameter is removed, other parameters kept.
+ */
+export function normalizeAppServerUrl(url) {
+  const parts = splitScheme(url);
+  if (parts === null) throw invalidArgument(`Invalid app-server URL: ${redact(url)}`);
+  const given = parts[0].toLowerCase();
+  const scheme = given === "ws" || given === "http" ? "ws" : given === "wss" || given === "https" ? "wss" : null;
+  if (scheme === null) throw invalidArgument(`Unsupported app-server URL protocol: ${given}:`);
+  let rest = parts[1];
+  let fragment = "";
+  let query;
+  const hash = rest.indexOf("#");
+  if (hash >= 0) [rest, fragment] = [rest.slice(0, hash), rest.slice(hash + 1)];
+  const question = rest.indexOf("?");
+  if (question >= 0) [rest, query] = [rest.slice(0, question), rest.slice(question + 1)];
+  const slash = rest.indexOf("/");
+  const authority = slash < 0 ? rest : rest.slice(0, slash);
+  const path = slash < 0 ? "" : rest.slice(slash);
+  if (authority.slice(authority.lastIndexOf("@") + 1) === "") {
+    throw invalidArgument(`Invalid app-server URL: ${redact(url)}`);
+  }
+  let out = `${scheme}://${authority}${path === "" || path === "/" ? "/ws" : path}`;
+  const kept = (query ?? "").split("&").filter((pair) => pair !== "" && pair.split("=")[0] !== "channel");
+  if (kept.length > 0) out += `?${kept.join("&")}`;
+  if (fragment !== "") out += `#${fragment}`;
+  return out;
+}
+
+/** Spec §1.6: legacy names are mapped; unknown values fall back to `standard`. */
+export function normalizePermissionMode(mode) {
+  if (mode === "acceptEdits" || mode === "strict") return mode;
+  if (mode === "unrestricted" || mode === "bypassPermissions" || mode === "fullAccess") return "unrestricted";
+  return "standard";
+}
+
+function optionalString(o, key) {
+  const value = o[key];
+  if (value == null) return undefined;
+  if (!isNonEmptyString(value)) throw invalidArgument(`Invalid ${key}. Expected a non-empty string.`);
+  return value;
+}
+
+/**
+ * Validates the options of `createSession()` / `resumeSession()` / `query()` (JSON view, with
+ * `hasCanUseTool` and the tool definitions); `action` names the call in error texts. Returns
+ * the normalized options the core reads.
+ */
+export function sessionOptions(o, action) {
+  if (o == null) o = {};
+  if (!isObject(o)) throw invalidArgument(`${action}() options must be an object.`);
+  for (const removed of REMOVED_OPTIONS) {
+    if (o[removed] != null) throw invalidArgument(`${removed} is not supported by the Letta Agent SDK.`);
+  }
+  for (const cloudOnly of ["computer", "environment", "sandbox"]) {
+    if (o[cloudOnly] != null) {
+      throw invalidArgument(`${action}() ${cloudOnly} options are only valid with backend: "cloud".`);
+    }
+  }
+  if (Array.isArray(o.resources) && o.resources.length > 0) {
+    throw invalidArgument(`${action}() resources are only valid with backend: "cloud".`);
+  }
+  if (o.filesystemConfinement != null) {
+    throw invalidArgument(`${action}() filesystemConfinement is not supported with backend: "remote".`);
+  }
+  if (o.outputFormat != null) throw unsupported("outputFormat (structured output) is not supported by this client yet.");
+  if (o.mcpServers != null) {
+    throw invalidArgument(
+      "Invalid mcpServers. MCP servers are not supported by the portable client; host the tools with the tools option.",
+    );
+  }
+  if (o.stateless != null && typeof o.stateless !== "boolean") {
+    throw invalidArgument("Invalid stateless. Expected a boolean.");
+  }
+  const stateless = o.stateless === true;
+  const model = optionalString(o, "model");
+  const reasoningEffort = optionalString(o, "reasoningEffort");
+  if (reasoningEffort !== undefined && !REASONING_EFFORTS.includes(reasoningEffort)) {
+    throw invalidArgument(
+      `Invalid reasoningEffort '${reasoningEffort}'. Valid values: ${REASONING_EFFORTS.join(", ")}.`,
+    );
+  }
+  const dreaming = dreamingOptions(o.dreaming);
+  if (stateless) {
+    const set = { model: model !== undefined, reasoningEffort: reasoningEffort !== undefined, dreaming: dreaming !== undefined, resources: o.resources != null };
+    for (const [key, isSet] of Object.entries(set)) {
+      if (isSet) {
+        throw invalidArgument(`stateless sessions cannot set ${key} because it changes persisted agent configuration.`);
+      }
+    }
+  }
+  let skillSources;
+  if (o.skillSources != null) {
+    const list = stringList(o.skillSources);
+    if (list === null) throw invalidArgument("Invalid skillSources. Expected an array of skill sources.");
+    const unknown = list.find((source) => !SKILL_SOURCES.includes(source));
+    if (unknown !== undefined) {
+      throw invalidArgument(`Invalid skill source '${unknown}'. Valid values: ${SKILL_SOURCES.join(", ")}.`);
+    }
+    skillSources = dedup(list);
+  }
+  let allowedTools;
+  if (o.allowedTools != null) {
+    const list = stringList(o.allowedTools);
+    if (list === null) throw invalidArgument("Invalid allowedTools. Expected an array of tool names.");
+    allowedTools = dedup(list);
+  }
+  const cwd = optionalString(o, "cwd");
+  return {
+    permissionMode: normalizePermissionMode(o.permissionMode),
+    cwd,
+    stateless,
+    skillSources,
+    model,
+    reasoningEffort,
+    allowedTools,
+    toolset: toolsetOptions(o.toolset),
+    dreaming,
+    hasCanUseTool: o.hasCanUseTool === true,
+    tools: toolDefinitions(o.tools),
+  };
+}
+
+function dreamingOptions(value) {
+  if (value == null) return undefined;
+  if (!isObject(value)) throw invalidArgument("Invalid dreaming. Expected an object.");
+  if (value.behavior != null) {
+    throw invalidArgument("Invalid dreaming.behavior. dreaming.behavior is not supported; use dreaming.trigger.");
+  }
+  const trigger = value.trigger ?? "step-count";
+  if (!DREAMING_TRIGGERS.includes(trigger)) {
+    throw invalidArgument(`Invalid dreaming.trigger '${shown(trigger)}'. Valid values: ${DREAMING_TRIGGERS.join(", ")}.`);
+  }
+  const stepCount = positiveInteger(value.stepCount);
+  if (stepCount === null) throw invalidArgument("Invalid dreaming.stepCount. Expected a positive integer.");
+  return { trigger, stepCount: stepCount ?? 5 };
+}
+
+function toolsetOptions(value) {
+  if (value == null) return undefined;
+  if (!isObject(value)) throw invalidArgument("Invalid toolset. Expected an object.");
+  const base = value.base ?? undefined;
+  if (base !== undefined && !TOOLSET_BASES.includes(base)) {
+    throw invalidArgument(`Invalid toolset.base '${shown(base)}'. Valid values: ${TOOLSET_BASES.join(", ")}.`);
+  }
+  let include;
+  if (value.include != null) {
+    const list = stringList(value.include);
+    if (list === null || !list.every(isNonEmptyString)) {
+      throw invalidArgument("Invalid toolset.include. Expected an array of non-empty tool names.");
+    }
+    include = dedup(list);
+  }
+  return { base, include };
+}
+
+function toolDefinitions(value) {
+  if (value == null) return [];
+  if (!Array.isArray(value)) throw invalidArgument("Invalid tools. Expected an array.");
+  return value.map((tool, i) => {
+    if (!isObject(tool) || !isNonEmptyString(tool.name) || !isObject(tool.parameters)) {
+      throw invalidArgument(`Invalid tools[${i}]. Expected {name, description, parameters, execute}.`);
+    }
+    return {
+      name: tool.name,
+      label: typeof tool.label === "string" ? tool.label : tool.name,
+      description: typeof tool.description === "string" ? tool.description : "",
+      parameters: tool.parameters,
+    };
+  });
+}
+
+const requireId = (value, action) => {
+  if (!isNonEmptyString(value)) throw invalidArgument(`${action}() requires a non-empty agent id.`);
+  return value;
+};
+
+/**
+ * What a session starts, from the wrapper's description (`{kind: "createSession", agentId}`,
+ * `{kind: "resumeSession", id}`, `{kind: "createAgent", options}`, `{kind: "query", …}` or
+ * `{kind: "management"}`, JSON view); returns `{target, action}` where `target` is what the
+ * core reads and `action` the call's name for error texts.
+ */
+export function sessionTarget(description, pinGlobalAgent) {
+  switch (description?.kind) {
+    case "createSession":
+      return { target: { kind: "newConversation", agentId: requireId(description.agentId, "createSession") }, action: "createSession" };
+    case "resumeSession": {
+      const id = requireId(description.id, "resumeSession");
+      // Spec §1.3: the prefix alone decides whether this is a conversation id.
+      const conversation = id.startsWith("conv-") || id.startsWith("local-conv-");
+      const target = conversation ? { kind: "resumeConversation", conversationId: id } : { kind: "resumeAgent", agentId: id };
+      return { target, action: "resumeSession" };
+    }
+    case "createAgent":
+      return { target: createAgentTarget(isObject(description.options) ? description.options : {}, pinGlobalAgent), action: "createAgent" };
+    case "query":
+      return { target: agentFreeTarget(description), action: "query" };
+    case "management":
+      return { target: { kind: "management" }, action: "management" };
+    default:
+      throw invalidArgument("Invalid session target.");
+  }
+}
+
+/** `createAgent(options)`: the `create_agent.body` sent with `runtime_start`. */
+function createAgentTarget(options, pinGlobalAgent) {
+  if (options.environment != null) {
+    throw invalidArgument(
+      "createAgent() does not accept environment. Set a client default or pass environment to resumeSession()/createSession().",
+    );
+  }
+  const body = {};
+  for (const key of ["name", "description", "model", "embedding"]) {
+    const value = options[key];
+    if (value == null) continue;
+    if (!isNonEmptyString(value)) throw invalidArgument(`Invalid createAgent() ${key}. Expected a non-empty string.`);
+    body[key] = value;
+  }
+  if (options.systemPrompt != null) {
+    if (typeof options.systemPrompt !== "string") {
+      throw unsupported("createAgent() does not yet support system prompt presets for this backend");
+    }
+    body.system = options.systemPrompt;
+  }
+  if ("tags" in options) {
+    if (stringList(options.tags) === null) throw invalidArgument("Invalid createAgent() tags. Expected an array of strings.");
+    body.tags = options.tags;
+  }
+  const hidden = typeof options.hidden === "boolean" ? options.hidden : undefined;
+  if (hidden !== undefined) body.hidden = hidden;
+  return { kind: "createAgent", body, pinGlobal: pinGlobalAgent ?? hidden !== true, memfs: options.memfs !== false };
+}
+
+/** `query()`: a new agent-free conversation from `body` (wire names), or an existing one. */
+function agentFreeTarget({ conversationId, body }) {
+  if (isNonEmptyString(conversationId)) return { kind: "agentFree", conversationId };
+  const b = isObject(body) ? body : {};
+  if (!isNonEmptyString(b.model)) throw invalidArgument("query() requires a non-empty model.");
+  if (typeof b.system !== "string") throw invalidArgument("query() requires a system prompt.");
+  const text = (key) => (typeof b[key] === "string" ? b[key] : undefined);
+  const limit = b.context_window_limit;
+  return {
+    kind: "agentFree",
+    body: {
+      model: b.model,
+      system: b.system,
+      parent_agent_id: text("parent_agent_id"),
+      name: text("name"),
+      is_subagent: typeof b.is_subagent === "boolean" ? b.is_subagent : undefined,
+      model_settings: isObject(b.model_settings) ? b.model_settings : undefined,
+      context_window_limit: typeof limit === "number" && limit >= 1 && Number.isInteger(limit) ? limit : undefined,
+    },
+  };
+}
