@@ -1,8 +1,8 @@
 //! Sans-IO session core: the turn coordinator and the session state machine.
 //!
-//! Nothing here does I/O or reads a clock. The JS wrapper's driver (`pkg-template/lib/driver.js`, through `src/js/`) feeds frames,
-//! socket events and "now"; the core answers with effects (frames to write, calls to settle,
-//! callbacks to run) and `SDKMessage`s for `stream()`.
+//! Nothing here does I/O or reads a clock. The JS wrapper's driver (`pkg-template/lib/driver.js`,
+//! through `src/js/`) feeds frames, socket events and "now"; the core answers with effects
+//! (frames to write, calls to settle, callbacks to run) and `SDKMessage`s for `stream()`.
 
 mod approvals;
 mod calls;
