@@ -21,3 +21,9 @@ pub mod relay;
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]
 pub mod js;
+
+/// The wasm allocator: talc instead of Rust's default dlmalloc — about 6 KB less wasm
+/// (2.7 KB gzip) and faster; it grows linear memory on demand and reuses what is freed.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
