@@ -17,10 +17,11 @@ function delta(fields) {
   return JSON.stringify({ type: "stream_delta", runtime, delta: { run_id: `run-${turn}`, ...fields } });
 }
 
-function finish(socket, text) {
-  socket.send(delta({ message_type: "assistant_message", id: `m-${turn}`, content: text, seq_id: 90 }));
-  socket.send(delta({ message_type: "stop_reason", stop_reason: "end_turn", seq_id: 91 }));
-  socket.send(JSON.stringify({ type: "turn_finished", runtime, turn_id: `t-${turn}`, run_id: `run-${turn}`, stop_reason: "end_turn" }));
+function finish(socket, text, binary = false) {
+  const send = (frame) => (binary ? socket.send(Buffer.from(frame), { binary: true }) : socket.send(frame));
+  send(delta({ message_type: "assistant_message", id: `m-${turn}`, content: text, seq_id: 90 }));
+  send(delta({ message_type: "stop_reason", stop_reason: "end_turn", seq_id: 91 }));
+  send(JSON.stringify({ type: "turn_finished", runtime, turn_id: `t-${turn}`, run_id: `run-${turn}`, stop_reason: "end_turn" }));
 }
 
 before(async () => {
@@ -29,6 +30,8 @@ before(async () => {
   url = `ws://127.0.0.1:${server.address().port}/ws`;
   server.on("connection", (socket, request) => {
     assert.equal(request.headers.authorization, "Bearer test-token");
+    // A client asking for binary frames gets every frame as UTF-8 bytes in a binary message.
+    const binary = request.headers["x-frames"] === "binary";
     socket.on("message", (data) => {
       const frame = JSON.parse(data.toString());
       received.push(frame);
@@ -49,6 +52,9 @@ before(async () => {
           socket.send(`{"type":"stream_delta","delta":{"message_type":"assistant_message","content":"${"x".repeat(5 * 1024 * 1024)}`);
           socket.send(delta({ message_type: "assistant_message", id: "big", content: "y".repeat(5 * 1024 * 1024), seq_id: 1 }));
           socket.send(delta({ message_type: "tool_call_message", id: "no-id-call", tool_call: { name: "Bash", arguments: "{}" }, seq_id: 2 }));
+        } else if (binary) {
+          socket.send(Buffer.from([0xff, 0xfe, 0x7b]), { binary: true }); // not UTF-8: dropped
+          finish(socket, `turn ${turn} done in binary`, true);
         } else {
           finish(socket, `turn ${turn} done`);
         }
@@ -85,5 +91,56 @@ test("malformed frames are dropped, a tool call without an id fails the turn, an
   assert.equal(second.at(-1).result, "turn 2 done");
   assert.ok(!received.some((f) => JSON.stringify(f).includes("test-token")), "the token never travels in a frame");
   session.close();
+  await client.close();
+});
+
+/**
+ * An emitter-style WebSocket (`on` / `off`, no `addEventListener`), as some injected
+ * implementations are: `ws`'s own emitter interface, which hands `message` listeners the
+ * frame's bytes (a Buffer), not an event.
+ */
+class EmitterSocket {
+  static last = null;
+  #socket;
+  constructor(address, options) {
+    this.#socket = new WebSocket(address, { headers: { ...options?.headers, "x-frames": "binary" } });
+    EmitterSocket.last = this.#socket;
+  }
+  get readyState() {
+    return this.#socket.readyState;
+  }
+  on(name, listener) {
+    this.#socket.on(name, listener);
+  }
+  off(name, listener) {
+    this.#socket.off(name, listener);
+  }
+  send(text) {
+    this.#socket.send(text);
+  }
+  close() {
+    this.#socket.close();
+  }
+}
+
+test("an emitter-style socket with binary frames: UTF-8 frames are read, others dropped, listeners removed on close", async () => {
+  const client = new LettaAgentClient({ backend: "remote", url, authToken: "test-token", WebSocket: EmitterSocket, requestTimeoutMs: 5000 });
+  const session = client.createSession(runtime.agent_id);
+  await session.send("over binary frames");
+  const messages = [];
+  for await (const message of session.stream()) messages.push(message);
+  const result = messages.at(-1);
+  assert.equal(result.type, "result");
+  assert.equal(result.success, true, JSON.stringify(result));
+  assert.match(result.result, /done in binary$/);
+  assert.ok(!messages.some((m) => m.type === "error"), JSON.stringify(messages));
+  const socket = EmitterSocket.last;
+  assert.ok(["open", "message", "close", "error"].every((name) => socket.listenerCount(name) >= 1));
+  session.close();
+  assert.deepEqual(
+    ["open", "message", "close", "error"].map((name) => socket.listenerCount(name)),
+    [0, 0, 0, 0],
+    "close() detaches every listener it attached",
+  );
   await client.close();
 });
