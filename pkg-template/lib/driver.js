@@ -163,7 +163,7 @@ export class SessionDriver {
 
   /** Ends the stream, rejects pending calls and closes the socket. Idempotent. */
   close() {
-    this.#sync((core, now) => core.close(now));
+    if (!this.#freed) this.#sync((core, now) => core.close(now));
   }
 
   /** Closes, then releases the core's WebAssembly memory. Idempotent. */
