@@ -82,7 +82,7 @@ function redact(url) {
  * Spec §3.1: `http:`→`ws:`, `https:`→`wss:`, other schemes rejected; an empty or `/` path
  * becomes `/ws`; a `channel` query parameter is removed, other parameters kept.
  */
-export function normalizeAppServerUrl(url) {
+function normalizeAppServerUrl(url) {
   const parts = splitScheme(url);
   if (parts === null) throw invalidArgument(`Invalid app-server URL: ${redact(url)}`);
   const given = parts[0].toLowerCase();
@@ -109,7 +109,7 @@ export function normalizeAppServerUrl(url) {
 }
 
 /** Spec §1.6: legacy names are mapped; unknown values fall back to `standard`. */
-export function normalizePermissionMode(mode) {
+function normalizePermissionMode(mode) {
   if (mode === "acceptEdits" || mode === "strict") return mode;
   if (mode === "unrestricted" || mode === "bypassPermissions" || mode === "fullAccess") return "unrestricted";
   return "standard";
