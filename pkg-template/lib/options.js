@@ -258,9 +258,9 @@ const requireId = (value, action) => {
 
 /**
  * What a session starts, from the wrapper's description (`{kind: "createSession", agentId}`,
- * `{kind: "resumeSession", id}`, `{kind: "createAgent", options}`, `{kind: "query", …}` or
- * `{kind: "management"}`, JSON view); returns `{target, action}` where `target` is what the
- * core reads and `action` the call's name for error texts.
+ * `{kind: "resumeSession", id}`, `{kind: "createAgent", options}` or `{kind: "query", …}`,
+ * JSON view; the management connection builds its target itself). Returns `{target, action}`:
+ * `target` is what the core reads, `action` the call's name for error texts.
  */
 export function sessionTarget(description, pinGlobalAgent) {
   switch (description?.kind) {
@@ -277,8 +277,6 @@ export function sessionTarget(description, pinGlobalAgent) {
       return { target: createAgentTarget(isObject(description.options) ? description.options : {}, pinGlobalAgent), action: "createAgent" };
     case "query":
       return { target: agentFreeTarget(description), action: "query" };
-    case "management":
-      return { target: { kind: "management" }, action: "management" };
     default:
       throw invalidArgument("Invalid session target.");
   }

@@ -59,8 +59,7 @@ export class LettaCodeSession {
     this.#options = splitOptions(options);
     const { client } = connection;
     const start = sessionTarget(JSON.parse(JSON.stringify(target)), client.pinGlobalAgent);
-    const normalized = start.action === "management" ? {} : sessionOptions(this.#options.plain, start.action);
-    this.#config = { ...client, target: start.target, options: normalized };
+    this.#config = { ...client, target: start.target, options: sessionOptions(this.#options.plain, start.action) };
     this.#driver = this.#newDriver();
   }
 

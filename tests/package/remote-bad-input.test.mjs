@@ -53,7 +53,10 @@ before(async () => {
           socket.send(delta({ message_type: "assistant_message", id: "big", content: "y".repeat(5 * 1024 * 1024), seq_id: 1 }));
           socket.send(delta({ message_type: "tool_call_message", id: "no-id-call", tool_call: { name: "Bash", arguments: "{}" }, seq_id: 2 }));
         } else if (binary) {
-          socket.send(Buffer.from([0xff, 0xfe, 0x7b]), { binary: true }); // not UTF-8: dropped
+          // A well-formed frame except for one byte that is not UTF-8: dropped whole, not read
+          // with a replacement character.
+          const [head, tail] = delta({ message_type: "assistant_message", id: "bad-bytes", content: "BAD@BYTE", seq_id: 5 }).split("@");
+          socket.send(Buffer.concat([Buffer.from(head), Buffer.from([0xff]), Buffer.from(tail)]), { binary: true });
           finish(socket, `turn ${turn} done in binary`, true);
         } else {
           finish(socket, `turn ${turn} done`);
@@ -134,6 +137,8 @@ test("an emitter-style socket with binary frames: UTF-8 frames are read, others 
   assert.equal(result.success, true, JSON.stringify(result));
   assert.match(result.result, /done in binary$/);
   assert.ok(!messages.some((m) => m.type === "error"), JSON.stringify(messages));
+  assert.ok(!JSON.stringify(messages).includes("BAD"), "the frame with a byte that is not UTF-8 is dropped");
+  assert.ok(messages.some((m) => m.type === "assistant" && /done in binary$/.test(m.content)), "binary UTF-8 frames are read");
   const socket = EmitterSocket.last;
   assert.ok(["open", "message", "close", "error"].every((name) => socket.listenerCount(name) >= 1));
   session.close();
