@@ -18,7 +18,10 @@ mod ser;
 #[cfg(test)]
 mod tests;
 
-pub use ser::{to_string, ObjectWriter};
+pub use ser::{
+    to_string, write_f64, write_i64, write_js_number, write_str, write_u64, Members, ObjectWriter,
+    ToJson,
+};
 
 use std::borrow::Cow;
 

@@ -1,60 +1,309 @@
-//! Writing [`Value`] trees back as JSON, and [`ObjectWriter`] for assembling result objects.
+//! Writing JSON text: one small non-generic writer for every output of the crate.
+//!
+//! Strings are escaped in one place ([`write_str`]) and numbers formatted in one place each
+//! ([`write_u64`], [`write_f64`]), exactly as `serde_json` writes them: `"`, `\` and control
+//! characters escaped (`\n`, `\u001f`, …; nothing else), floats in serde_json's shortest
+//! round-trip form and `null` when not finite. Types implement [`ToJson`]; objects are written
+//! member by member with [`Members`] (or [`ObjectWriter`], which owns its text).
 
 use super::{Object, Value};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use std::fmt::Write as _;
 
-impl Serialize for Value<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Value::Absent | Value::Null => s.serialize_unit(),
-            Value::Bool(b) => s.serialize_bool(*b),
-            Value::Number(n) => serialize_number(*n, s),
-            Value::String(text) => s.serialize_str(text),
-            Value::Array(items) => {
-                let mut seq = s.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(item)?;
-                }
-                seq.end()
-            }
-            Value::Object(object) => object.serialize(s),
+/// A value that can write itself as JSON text.
+pub trait ToJson {
+    /// Appends the value's JSON text to `out`.
+    fn write_json(&self, out: &mut String);
+}
+
+/// The JSON text of a value (a [`Value`], an [`Object`], a string, a message, …).
+pub fn to_string<T: ToJson + ?Sized>(value: &T) -> String {
+    let mut out = String::new();
+    value.write_json(&mut out);
+    out
+}
+
+/// Appends `text` as a JSON string, escaped as serde_json escapes it.
+pub fn write_str(out: &mut String, text: &str) {
+    out.reserve(text.len() + 2);
+    out.push('"');
+    let mut plain_from = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let escape = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "\\u00",
+            _ => continue,
+        };
+        // Escaped bytes are ASCII, so `plain_from..at` always lies on char boundaries.
+        out.push_str(text.get(plain_from..at).unwrap_or_default());
+        out.push_str(escape);
+        if byte < 0x20 && escape.len() == 4 {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0xf)]));
         }
+        plain_from = at + 1;
+    }
+    out.push_str(text.get(plain_from..).unwrap_or_default());
+    out.push('"');
+}
+
+/// Appends an unsigned integer in decimal.
+pub fn write_u64(out: &mut String, n: u64) {
+    if n >= 10 {
+        write_u64(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
+/// Appends a signed integer in decimal.
+pub fn write_i64(out: &mut String, n: i64) {
+    if n < 0 {
+        out.push('-');
+    }
+    write_u64(out, n.unsigned_abs());
+}
+
+/// Appends a float as serde_json writes an `f64`: its shortest round-trip form (`0.5`, `1e+21`,
+/// `4.0`), or `null` when it is not finite.
+pub fn write_f64(out: &mut String, n: f64) {
+    match serde_json::Number::from_f64(n) {
+        // serde_json's `Display` for a float number is its serializer's float formatting.
+        Some(number) => {
+            let _ = write!(out, "{number}");
+        }
+        None => out.push_str("null"),
     }
 }
 
-impl Serialize for Object<'_> {
-    /// Members in document order, duplicates included (a reader keeps the last, as before).
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.members.len()))?;
-        for (key, value) in &self.members {
-            map.serialize_entry(key.as_ref(), value)?;
-        }
-        map.end()
-    }
-}
-
-/// A number as `JSON.stringify` would write it back: integral values as integers (`4`, never
-/// `4.0`; `-0` as `0`), others in serde_json's shortest round-trip form; non-finite as `null`.
-fn serialize_number<S: Serializer>(n: f64, s: S) -> Result<S::Ok, S::Error> {
-    if n.fract() == 0.0 && n.abs() < 9.0e18 {
+/// Appends a number as `JSON.stringify` would write it back when its integral values below
+/// `integers_below` are to be written as integers (`4`, never `4.0`; `-0` as `0`); other
+/// numbers go through [`write_f64`]. The bound must not exceed 2^63.
+pub fn write_js_number(out: &mut String, n: f64, integers_below: f64) {
+    if n.fract() == 0.0 && n.abs() < integers_below {
         // Exact: every integral f64 below 2^63 converts to i64 without loss.
-        s.serialize_i64(n as i64)
+        write_i64(out, n as i64);
     } else {
-        s.serialize_f64(n)
+        write_f64(out, n);
     }
 }
 
-/// The JSON text of a value (a [`Value`], an [`Object`], …).
-pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
-    // Writing a tree with string keys into a String cannot fail.
-    serde_json::to_string(value).unwrap_or_default()
+/// The bound below which [`Value`] numbers are written as integers.
+const VALUE_INTEGERS_BELOW: f64 = 9.0e18;
+
+impl ToJson for Value<'_> {
+    /// Absent is written as `null`; numbers by [`write_js_number`].
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Value::Absent | Value::Null => out.push_str("null"),
+            Value::Bool(b) => b.write_json(out),
+            Value::Number(n) => write_js_number(out, *n, VALUE_INTEGERS_BELOW),
+            Value::String(text) => write_str(out, text),
+            Value::Array(items) => items.write_json(out),
+            Value::Object(object) => object.write_json(out),
+        }
+    }
+}
+
+impl ToJson for Object<'_> {
+    /// Members in document order, duplicates included (a reader keeps the last, as before).
+    fn write_json(&self, out: &mut String) {
+        let mut members = Members::open(out);
+        for (key, value) in self.members() {
+            members.value(key, value);
+        }
+        members.close();
+    }
+}
+
+impl ToJson for str {
+    fn write_json(&self, out: &mut String) {
+        write_str(out, self);
+    }
+}
+
+impl ToJson for String {
+    fn write_json(&self, out: &mut String) {
+        write_str(out, self);
+    }
+}
+
+impl ToJson for bool {
+    fn write_json(&self, out: &mut String) {
+        out.push_str(if *self { "true" } else { "false" });
+    }
+}
+
+impl ToJson for u64 {
+    fn write_json(&self, out: &mut String) {
+        write_u64(out, *self);
+    }
+}
+
+impl ToJson for serde_json::Number {
+    /// Integers in decimal, floats as serde_json writes them.
+    fn write_json(&self, out: &mut String) {
+        if let Some(n) = self.as_u64() {
+            write_u64(out, n);
+        } else if let Some(n) = self.as_i64() {
+            write_i64(out, n);
+        } else {
+            write_f64(out, self.as_f64().unwrap_or(f64::NAN));
+        }
+    }
+}
+
+impl<T: ToJson + ?Sized> ToJson for &T {
+    fn write_json(&self, out: &mut String) {
+        (**self).write_json(out);
+    }
+}
+
+impl<T: ToJson> ToJson for Option<T> {
+    /// `None` is written as `null` (members that are omitted instead use the `opt_` writers).
+    fn write_json(&self, out: &mut String) {
+        match self {
+            Some(value) => value.write_json(out),
+            None => out.push_str("null"),
+        }
+    }
+}
+
+impl<T: ToJson> ToJson for [T] {
+    fn write_json(&self, out: &mut String) {
+        out.push('[');
+        for (i, item) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            item.write_json(out);
+        }
+        out.push(']');
+    }
+}
+
+impl<T: ToJson> ToJson for Vec<T> {
+    fn write_json(&self, out: &mut String) {
+        self.as_slice().write_json(out);
+    }
+}
+
+impl<T: ToJson, const N: usize> ToJson for [T; N] {
+    fn write_json(&self, out: &mut String) {
+        self.as_slice().write_json(out);
+    }
+}
+
+/// The members of a JSON object being written into a shared text: [`Members::open`] writes `{`,
+/// each member writer a (comma and) escaped key and the value, [`Members::close`] the `}`.
+#[derive(Debug)]
+pub struct Members<'o> {
+    out: &'o mut String,
+    /// Where the first member starts (a longer text means a comma is due).
+    first: usize,
+}
+
+impl<'o> Members<'o> {
+    /// Opens an object at the end of `out`.
+    pub fn open(out: &'o mut String) -> Self {
+        out.push('{');
+        let first = out.len();
+        Members { out, first }
+    }
+
+    /// Writes the closing `}`.
+    pub fn close(self) {
+        self.out.push('}');
+    }
+
+    /// Writes a member's key and returns the text for its value.
+    pub fn key(&mut self, key: &str) -> &mut String {
+        if self.out.len() > self.first {
+            self.out.push(',');
+        }
+        write_str(self.out, key);
+        self.out.push(':');
+        self.out
+    }
+
+    /// A member whose value is literal JSON text (`null`, `[]`, …).
+    pub fn raw(&mut self, key: &str, json: &str) -> &mut Self {
+        self.key(key).push_str(json);
+        self
+    }
+
+    /// A member whose value is anything that writes itself as JSON.
+    pub fn serialize(&mut self, key: &str, value: &dyn ToJson) -> &mut Self {
+        value.write_json(self.key(key));
+        self
+    }
+
+    /// A member written only when `value` is `Some` (omitted otherwise).
+    pub fn opt<T: ToJson>(&mut self, key: &str, value: &Option<T>) -> &mut Self {
+        if let Some(value) = value {
+            self.serialize(key, value);
+        }
+        self
+    }
+
+    /// A member whose value is written from a parsed (or built) value.
+    pub fn value(&mut self, key: &str, value: &Value<'_>) -> &mut Self {
+        value.write_json(self.key(key));
+        self
+    }
+
+    /// A string member (escaped).
+    pub fn string(&mut self, key: &str, value: &str) -> &mut Self {
+        write_str(self.key(key), value);
+        self
+    }
+
+    /// A string member written only when `value` is `Some`.
+    pub fn opt_string(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+        if let Some(value) = value {
+            self.string(key, value);
+        }
+        self
+    }
+
+    /// A string member that is `null` when `value` is `None`.
+    pub fn nullable_string(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+        match value {
+            Some(value) => self.string(key, value),
+            None => self.raw(key, "null"),
+        }
+    }
+
+    /// A boolean member.
+    pub fn bool(&mut self, key: &str, value: bool) -> &mut Self {
+        self.raw(key, if value { "true" } else { "false" })
+    }
+
+    /// A boolean member written only when `value` is `Some`.
+    pub fn opt_bool(&mut self, key: &str, value: Option<bool>) -> &mut Self {
+        if let Some(value) = value {
+            self.bool(key, value);
+        }
+        self
+    }
+
+    /// An unsigned integer member.
+    pub fn u64(&mut self, key: &str, value: u64) -> &mut Self {
+        write_u64(self.key(key), value);
+        self
+    }
 }
 
 /// Builds a JSON object text from members that are values to write, literal JSON, or strings
 /// to escape. Keys are escaped when they need it.
 #[derive(Debug)]
 pub struct ObjectWriter {
-    buf: Vec<u8>,
+    text: String,
 }
 
 impl Default for ObjectWriter {
@@ -66,57 +315,53 @@ impl Default for ObjectWriter {
 impl ObjectWriter {
     /// An empty object.
     pub fn new() -> Self {
-        ObjectWriter { buf: vec![b'{'] }
-    }
-
-    fn key(&mut self, key: &str) {
-        if self.buf.len() > 1 {
-            self.buf.push(b',');
+        ObjectWriter {
+            text: String::from("{"),
         }
-        self.write(key);
-        self.buf.push(b':');
     }
 
-    fn write<T: Serialize + ?Sized>(&mut self, value: &T) {
-        // Serializing strings and trees into memory cannot fail; a failure would only truncate.
-        let _ = serde_json::to_writer(&mut self.buf, value);
+    /// The members written so far (the opening `{` is already in the text).
+    fn members(&mut self) -> Members<'_> {
+        Members {
+            out: &mut self.text,
+            first: 1,
+        }
     }
 
     /// A member whose value is literal JSON text (`null`, `[]`, …).
     pub fn raw(&mut self, key: &str, json: &str) -> &mut Self {
-        self.key(key);
-        self.buf.extend_from_slice(json.as_bytes());
+        self.members().raw(key, json);
         self
     }
 
     /// A member whose value is written from a parsed (or built) value.
     pub fn value(&mut self, key: &str, value: &Value<'_>) -> &mut Self {
-        self.key(key);
-        self.write(value);
+        self.members().value(key, value);
         self
     }
 
-    /// A member whose value is any serializable Rust value (a list of strings, …).
-    pub fn serialize<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> &mut Self {
-        self.key(key);
-        self.write(value);
+    /// A member whose value is any Rust value that writes itself as JSON (a list of strings, …).
+    pub fn serialize<T: ToJson + ?Sized>(&mut self, key: &str, value: &T) -> &mut Self {
+        self.members().serialize(key, &value);
         self
     }
 
     /// A string member (escaped).
     pub fn string(&mut self, key: &str, value: &str) -> &mut Self {
-        self.serialize(key, value)
+        self.members().string(key, value);
+        self
     }
 
     /// A boolean member.
     pub fn bool(&mut self, key: &str, value: bool) -> &mut Self {
-        self.raw(key, if value { "true" } else { "false" })
+        self.members().bool(key, value);
+        self
     }
 
     /// The object text.
-    pub fn finish(mut self) -> String {
-        self.buf.push(b'}');
-        // Only UTF-8 was written (keys and values come from `str`s and serde_json).
-        String::from_utf8(self.buf).unwrap_or_default()
+    pub fn finish(self) -> String {
+        let mut text = self.text;
+        text.push('}');
+        text
     }
 }

@@ -1,10 +1,9 @@
 //! `runtime_start` (spec §3.4): the fields the reference client sends to start a runtime.
 
-use crate::json::Object;
-use serde::Serialize;
+use crate::json::{Members, Object, ToJson};
 
 /// `client_info` of `runtime_start`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct ClientInfo {
     /// Client package name.
     pub name: String,
@@ -23,7 +22,7 @@ impl Default for ClientInfo {
 
 /// `runtime_start`. Exactly one target shape is set by the caller (create agent, agent +
 /// new/default/given conversation, or agent-free).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct RuntimeStart {
     /// Caller-generated request id.
     pub request_id: String,
@@ -36,28 +35,20 @@ pub struct RuntimeStart {
     /// Permission mode; always sent (`"standard"` by default).
     pub mode: String,
     /// Working directory.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
     /// `true` for stateless sessions; omitted otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub stateless: Option<bool>,
     /// Deduplicated skill sources; `[]` is meaningful and sent.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub skill_sources: Option<Vec<String>>,
     /// SDK/MCP tools hosted by the client.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_tools: Option<Vec<ExternalToolGroup>>,
     /// Existing agent.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_id: Option<String>,
     /// Existing conversation (`"default"` allowed).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub conversation_id: Option<String>,
     /// Create-agent mode.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub create_agent: Option<CreateAgent>,
     /// New conversation.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub create_conversation: Option<CreateConversation>,
 }
 
@@ -83,14 +74,14 @@ impl RuntimeStart {
 }
 
 /// One `external_tools` group.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct ExternalToolGroup {
     /// Tool definitions.
     pub tools: Vec<ExternalToolSpec>,
 }
 
 /// An SDK-hosted tool definition.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct ExternalToolSpec {
     /// Tool name.
     pub name: String,
@@ -103,46 +94,118 @@ pub struct ExternalToolSpec {
 }
 
 /// `create_agent` of `runtime_start`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct CreateAgent {
     /// Agent creation body (built by the caller).
     pub body: Object<'static>,
     /// `pinGlobalAgent`, else `hidden !== true`.
     pub pin_global: bool,
     /// `Some(false)` when memfs is disabled; omitted otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub memfs: Option<bool>,
 }
 
 /// `create_conversation` of `runtime_start`: `{body: {}}` for a session, or the agent-free body.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
 pub struct CreateConversation {
     /// Conversation body.
     pub body: CreateConversationBody,
 }
 
 /// Body of `create_conversation` (all optional; `{}` for ordinary sessions).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default)]
 pub struct CreateConversationBody {
     /// Model handle (agent-free).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// System prompt (agent-free).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub system: Option<String>,
     /// Parent agent.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_agent_id: Option<String>,
     /// Conversation name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Subagent flag.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_subagent: Option<bool>,
     /// Model settings, as given.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub model_settings: Option<Object<'static>>,
     /// Context window limit.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub context_window_limit: Option<u64>,
+}
+
+impl RuntimeStart {
+    /// Writes the fields after the command's `type`.
+    pub(super) fn write_members(&self, m: &mut Members<'_>) {
+        m.string("request_id", &self.request_id)
+            .serialize("client_info", &self.client_info)
+            .bool("recover_approvals", self.recover_approvals)
+            .bool("force_device_status", self.force_device_status)
+            .string("mode", &self.mode)
+            .opt_string("cwd", self.cwd.as_deref())
+            .opt_bool("stateless", self.stateless)
+            .opt("skill_sources", &self.skill_sources)
+            .opt("external_tools", &self.external_tools)
+            .opt_string("agent_id", self.agent_id.as_deref())
+            .opt_string("conversation_id", self.conversation_id.as_deref())
+            .opt("create_agent", &self.create_agent)
+            .opt("create_conversation", &self.create_conversation);
+    }
+}
+
+impl ToJson for ClientInfo {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.string("name", &self.name).string("title", &self.title);
+        m.close();
+    }
+}
+
+impl ToJson for ExternalToolGroup {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.serialize("tools", &self.tools);
+        m.close();
+    }
+}
+
+impl ToJson for ExternalToolSpec {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.string("name", &self.name)
+            .string("label", &self.label)
+            .string("description", &self.description)
+            .serialize("parameters", &self.parameters);
+        m.close();
+    }
+}
+
+impl ToJson for CreateAgent {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.serialize("body", &self.body)
+            .bool("pin_global", self.pin_global)
+            .opt_bool("memfs", self.memfs);
+        m.close();
+    }
+}
+
+impl ToJson for CreateConversation {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.serialize("body", &self.body);
+        m.close();
+    }
+}
+
+impl ToJson for CreateConversationBody {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.opt_string("model", self.model.as_deref())
+            .opt_string("system", self.system.as_deref())
+            .opt_string("parent_agent_id", self.parent_agent_id.as_deref())
+            .opt_string("name", self.name.as_deref())
+            .opt_bool("is_subagent", self.is_subagent)
+            .opt("model_settings", &self.model_settings);
+        if let Some(limit) = self.context_window_limit {
+            m.u64("context_window_limit", limit);
+        }
+        m.close();
+    }
 }

@@ -1,8 +1,7 @@
 //! `update_device_status` projection (spec §3.6), decoded only when someone asks for it.
 
 use super::wire::number;
-use crate::json::{Object, Value};
-use serde::Serialize;
+use crate::json::{Members, Object, ToJson, Value};
 use serde_json::Number;
 
 /// The `device_status` object of an `update_device_status` frame, not yet projected.
@@ -63,8 +62,7 @@ pub fn normalize_permission_mode(mode: &Value<'_>) -> Option<&'static str> {
 }
 
 /// `SessionDeviceStatus` (JS shape).
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct SessionDeviceStatus {
     /// `is_online`.
     pub is_online: bool,
@@ -83,30 +81,26 @@ pub struct SessionDeviceStatus {
 }
 
 /// One pending approval of a device status.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct PendingControlRequest {
     /// `request_id`.
     pub request_id: String,
     /// `request.tool_name`.
     pub tool_name: String,
     /// `request.tool_call_id`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
     /// `request.input` when an object.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_input: Option<Object<'static>>,
     /// `{id, text}` suggestions with string fields.
     pub permission_suggestions: Vec<PermissionSuggestion>,
     /// `request.blocked_path` (string or null).
     pub blocked_path: Option<String>,
     /// Well-formed diff previews, when `diffs` is an array.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub diffs: Option<Vec<DiffPreview>>,
 }
 
 /// A permission suggestion.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct PermissionSuggestion {
     /// Suggestion id.
     pub id: String,
@@ -115,13 +109,11 @@ pub struct PermissionSuggestion {
 }
 
 /// A diff preview entry.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "mode", rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub enum DiffPreview {
     /// A full preview with hunks.
     Advanced {
         /// File name.
-        #[serde(rename = "fileName")]
         file_name: String,
         /// Hunks.
         hunks: Vec<DiffHunk>,
@@ -129,7 +121,6 @@ pub enum DiffPreview {
     /// No hunks, with a reason.
     Fallback {
         /// File name.
-        #[serde(rename = "fileName")]
         file_name: String,
         /// Why there is no preview.
         reason: String,
@@ -137,7 +128,6 @@ pub enum DiffPreview {
     /// Not previewable, with a reason.
     Unpreviewable {
         /// File name.
-        #[serde(rename = "fileName")]
         file_name: String,
         /// Why there is no preview.
         reason: String,
@@ -145,8 +135,7 @@ pub enum DiffPreview {
 }
 
 /// One diff hunk.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone)]
 pub struct DiffHunk {
     /// Old start line.
     pub old_start: Number,
@@ -161,13 +150,94 @@ pub struct DiffHunk {
 }
 
 /// One diff line.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct DiffLine {
     /// `context`, `add` or `remove`.
-    #[serde(rename = "type")]
     pub line_type: &'static str,
     /// Line text.
     pub content: String,
+}
+
+impl ToJson for SessionDeviceStatus {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.bool("isOnline", self.is_online)
+            .bool("isProcessing", self.is_processing)
+            .string("permissionMode", self.permission_mode)
+            .nullable_string("workingDirectory", self.working_directory.as_deref())
+            .nullable_string("memoryDirectory", self.memory_directory.as_deref())
+            .serialize("pendingControlRequests", &self.pending_control_requests)
+            .serialize("raw", &self.raw);
+        m.close();
+    }
+}
+
+impl ToJson for PendingControlRequest {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.string("requestId", &self.request_id)
+            .string("toolName", &self.tool_name)
+            .opt_string("toolCallId", self.tool_call_id.as_deref())
+            .opt("toolInput", &self.tool_input)
+            .serialize("permissionSuggestions", &self.permission_suggestions)
+            .nullable_string("blockedPath", self.blocked_path.as_deref())
+            .opt("diffs", &self.diffs);
+        m.close();
+    }
+}
+
+impl ToJson for PermissionSuggestion {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.string("id", &self.id).string("text", &self.text);
+        m.close();
+    }
+}
+
+impl ToJson for DiffPreview {
+    /// `{"mode": "advanced" | "fallback" | "unpreviewable", "fileName": …, …}`.
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        match self {
+            DiffPreview::Advanced { file_name, hunks } => {
+                m.string("mode", "advanced")
+                    .string("fileName", file_name)
+                    .serialize("hunks", hunks);
+            }
+            DiffPreview::Fallback { file_name, reason }
+            | DiffPreview::Unpreviewable { file_name, reason } => {
+                let mode = match self {
+                    DiffPreview::Fallback { .. } => "fallback",
+                    _ => "unpreviewable",
+                };
+                m.string("mode", mode)
+                    .string("fileName", file_name)
+                    .string("reason", reason);
+            }
+        }
+        m.close();
+    }
+}
+
+impl ToJson for DiffHunk {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.serialize("oldStart", &self.old_start)
+            .serialize("oldLines", &self.old_lines)
+            .serialize("newStart", &self.new_start)
+            .serialize("newLines", &self.new_lines)
+            .serialize("lines", &self.lines);
+        m.close();
+    }
+}
+
+impl ToJson for DiffLine {
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.string("type", self.line_type)
+            .string("content", &self.content);
+        m.close();
+    }
 }
 
 /// The object elements of an array member (`None` when the member is not an array).

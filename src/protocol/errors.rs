@@ -1,10 +1,7 @@
 //! `SDKErrorCode`, stop-reason classification and approval-conflict detection (spec §2, §3.6).
 
-use serde::Serialize;
-
-/// The `SDKErrorCode` union. Serializes as its snake_case wire string.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// The `SDKErrorCode` union. Written as its snake_case wire string ([`ErrorCode::as_str`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     /// A message was sent while the agent waits for a tool approval.
     ApprovalConflict,

@@ -175,7 +175,7 @@ mod tests {
     }
 
     fn json(decision: &ApprovalDecision) -> String {
-        serde_json::to_string(decision).unwrap()
+        crate::json::to_string(decision)
     }
 
     #[test]

@@ -256,7 +256,7 @@ impl SessionCore {
         let Some(projected) = status.project() else {
             return;
         };
-        let json = serde_json::to_string(&projected).unwrap_or_default();
+        let json = crate::json::to_string(&projected);
         for (call, status) in self.devices.on_status(&json) {
             self.complete(call, Ok(status));
         }

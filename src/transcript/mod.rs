@@ -74,7 +74,7 @@ impl TranscriptAccumulator {
 
     /// All current rows as a JSON array.
     pub fn rows_json(&self) -> String {
-        serde_json::to_string(&self.rows).unwrap_or_else(|_| "[]".to_owned())
+        crate::json::to_string(&self.rows)
     }
 
     /// Drops every row, alias, replay threshold, the anonymous-key counter and change tracking.

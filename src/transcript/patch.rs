@@ -7,8 +7,7 @@
 
 use super::rows::{Row, RowBody};
 use super::TranscriptAccumulator;
-use crate::json::Object;
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use crate::json::{write_u64, Members, Object, ToJson};
 
 #[derive(Debug, Default)]
 pub(super) struct Changes {
@@ -78,11 +77,6 @@ impl TranscriptAccumulator {
         }
         let mut dirty = std::mem::take(&mut self.changes.dirty);
         let moved = self.changes.moved.take();
-        let patch = PatchView {
-            rows: &self.rows,
-            moved: moved.as_deref(),
-            dirty: &dirty,
-        };
         // Sized from the rows so the output is rarely reallocated while it is written.
         let capacity = dirty
             .iter()
@@ -90,10 +84,8 @@ impl TranscriptAccumulator {
             .sum::<usize>()
             + moved.as_ref().map_or(0, |m| m.len() * 4)
             + 32;
-        let mut out = Vec::with_capacity(capacity);
-        let json = serde_json::to_writer(&mut out, &patch)
-            .ok()
-            .and_then(|()| String::from_utf8(out).ok());
+        let mut json = String::with_capacity(capacity);
+        write_patch(&mut json, &self.rows, moved.as_deref(), &dirty);
         for &i in &dirty {
             if let Some(row) = self.rows.get_mut(i as usize) {
                 row.written = false;
@@ -103,7 +95,7 @@ impl TranscriptAccumulator {
         // Keep the allocation for the next round.
         dirty.clear();
         self.changes.dirty = dirty;
-        json
+        Some(json)
     }
 
     /// The one existing row written since the previous take, when that is the whole change (no
@@ -158,35 +150,37 @@ fn size_hint(row: &Row) -> usize {
     ids + body + 96
 }
 
-struct PatchView<'r> {
-    rows: &'r [Row],
-    moved: Option<&'r [i32]>,
-    dirty: &'r [u32],
-}
-
-impl Serialize for PatchView<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("len", &self.rows.len())?;
-        if let Some(moved) = self.moved {
-            m.serialize_entry("moved", moved)?;
-        }
-        m.serialize_entry("rows", &WrittenRows(self))?;
-        m.end()
-    }
-}
-
-struct WrittenRows<'p, 'r>(&'p PatchView<'r>);
-
-impl Serialize for WrittenRows<'_, '_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let view = self.0;
-        let mut seq = s.serialize_seq(Some(view.dirty.len()))?;
-        for &i in view.dirty {
-            if let Some(row) = view.rows.get(i as usize) {
-                seq.serialize_element(&(i, row))?;
+/// Writes `{"len":N,"moved":[…]?,"rows":[[i,{row}],…]}` for the rows at the `dirty` indices.
+fn write_patch(out: &mut String, rows: &[Row], moved: Option<&[i32]>, dirty: &[u32]) {
+    let mut m = Members::open(out);
+    write_u64(m.key("len"), rows.len() as u64);
+    if let Some(moved) = moved {
+        let list = m.key("moved");
+        list.push('[');
+        for (n, &index) in moved.iter().enumerate() {
+            if n > 0 {
+                list.push(',');
             }
+            crate::json::write_i64(list, i64::from(index));
         }
-        seq.end()
+        list.push(']');
     }
+    let list = m.key("rows");
+    list.push('[');
+    let mut first = true;
+    for &i in dirty {
+        if let Some(row) = rows.get(i as usize) {
+            if !first {
+                list.push(',');
+            }
+            first = false;
+            list.push('[');
+            write_u64(list, u64::from(i));
+            list.push(',');
+            row.write_json(list);
+            list.push(']');
+        }
+    }
+    list.push(']');
+    m.close();
 }

@@ -1,11 +1,9 @@
 //! Row types (spec §2) and their JSON shape (camelCase, absent optional fields omitted).
 
-use crate::json::Object;
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use crate::json::{write_js_number, Members, Object, ToJson};
 
 /// The family of a text row. Keys and aliases are scoped to it (spec §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextKind {
     User,
     Assistant,
@@ -64,12 +62,10 @@ impl ToolStatus {
 }
 
 /// The result of a tool call. `uuid` is the envelope id of the tool_result message.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ToolResult {
     pub content: String,
     pub is_error: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
 }
 
@@ -213,65 +209,55 @@ fn set_str(slot: &mut Option<String>, value: &str) {
     }
 }
 
-/// A JavaScript number: integral values are written without a fraction (`2`, not `2.0`).
-struct JsNumber(f64);
+/// Row numbers (`seqId`) below 2^53 that are integral are written as integers (`2`, not `2.0`).
+const ROW_INTEGERS_BELOW: f64 = 9_007_199_254_740_992.0;
 
-impl Serialize for JsNumber {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let n = self.0;
-        if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
-            s.serialize_i64(n as i64)
-        } else {
-            s.serialize_f64(n)
-        }
+impl ToJson for TextKind {
+    fn write_json(&self, out: &mut String) {
+        self.as_str().write_json(out);
     }
 }
 
-/// The empty JSON object `{}`.
-struct EmptyObject;
-
-impl Serialize for EmptyObject {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_map(Some(0))?.end()
+impl ToJson for ToolResult {
+    /// `{content, isError, uuid?}`.
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.string("content", &self.content)
+            .bool("isError", self.is_error)
+            .opt_string("uuid", self.uuid.as_deref());
+        m.close();
     }
 }
 
-impl Serialize for Row {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("key", &self.key)?;
-        m.serialize_entry("kind", self.kind.as_str())?;
-        if let Some(v) = &self.uuid {
-            m.serialize_entry("uuid", v)?;
-        }
-        if let Some(v) = &self.otid {
-            m.serialize_entry("otid", v)?;
-        }
-        if let Some(v) = &self.run_id {
-            m.serialize_entry("runId", v)?;
-        }
-        if let Some(v) = self.seq_id {
-            m.serialize_entry("seqId", &JsNumber(v))?;
+impl ToJson for Row {
+    /// The row object: camelCase members, absent optional members omitted.
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.string("key", &self.key)
+            .string("kind", self.kind.as_str())
+            .opt_string("uuid", self.uuid.as_deref())
+            .opt_string("otid", self.otid.as_deref())
+            .opt_string("runId", self.run_id.as_deref());
+        if let Some(seq) = self.seq_id {
+            write_js_number(m.key("seqId"), seq, ROW_INTEGERS_BELOW);
         }
         match &self.body {
-            RowBody::Text(text) => m.serialize_entry("text", text)?,
+            RowBody::Text(text) => {
+                m.string("text", text);
+            }
             RowBody::Tool(t) => {
-                m.serialize_entry("toolCallId", &t.tool_call_id)?;
-                m.serialize_entry("toolName", &t.tool_name)?;
+                m.string("toolCallId", &t.tool_call_id)
+                    .string("toolName", &t.tool_name);
                 match &t.tool_input {
-                    Some(input) => m.serialize_entry("toolInput", input)?,
-                    None => m.serialize_entry("toolInput", &EmptyObject)?,
-                }
-                if let Some(v) = &t.raw_arguments {
-                    m.serialize_entry("rawArguments", v)?;
-                }
-                m.serialize_entry("argumentsComplete", &t.arguments_complete)?;
-                if let Some(v) = &t.result {
-                    m.serialize_entry("result", v)?;
-                }
-                m.serialize_entry("status", t.status().as_str())?;
+                    Some(input) => m.serialize("toolInput", input),
+                    None => m.raw("toolInput", "{}"),
+                };
+                m.opt_string("rawArguments", t.raw_arguments.as_deref())
+                    .bool("argumentsComplete", t.arguments_complete)
+                    .opt("result", &t.result)
+                    .string("status", t.status().as_str());
             }
         }
-        m.end()
+        m.close();
     }
 }

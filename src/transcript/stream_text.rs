@@ -3,7 +3,7 @@
 use super::json::non_empty;
 use super::rows::TextKind;
 use crate::json::content_text;
-use crate::json::{Object, Value};
+use crate::json::{Members, Object, ToJson, Value};
 use std::borrow::Cow;
 
 /// A `stream_event` payload. Any JSON value is accepted: a non-object reads as an object without
@@ -12,10 +12,20 @@ use std::borrow::Cow;
 pub struct StreamEvent<'a>(Object<'a>);
 
 /// A text delta: `{ kind, text }`.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextDelta<'a> {
     pub kind: TextKind,
     pub text: Cow<'a, str>,
+}
+
+impl ToJson for TextDelta<'_> {
+    /// `{"kind": …, "text": …}`.
+    fn write_json(&self, out: &mut String) {
+        let mut m = Members::open(out);
+        m.string("kind", self.kind.as_str())
+            .string("text", &self.text);
+        m.close();
+    }
 }
 
 impl<'a> StreamEvent<'a> {
@@ -68,7 +78,7 @@ pub fn extract_stream_text_delta<'t>(event: &'t StreamEvent<'_>) -> Option<TextD
 pub fn extract_stream_text_delta_json(json: &str) -> String {
     let event = StreamEvent::from_json(json);
     match extract_stream_text_delta(&event) {
-        Some(delta) => serde_json::to_string(&delta).unwrap_or_else(|_| "null".to_owned()),
+        Some(delta) => crate::json::to_string(&delta),
         None => "null".to_owned(),
     }
 }
