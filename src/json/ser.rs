@@ -7,7 +7,6 @@
 //! member by member with [`Members`] (or [`ObjectWriter`], which owns its text).
 
 use super::{Object, Value};
-use std::fmt::Write as _;
 
 /// A value that can write itself as JSON text.
 pub trait ToJson {
@@ -72,12 +71,11 @@ pub fn write_i64(out: &mut String, n: i64) {
 /// Appends a float as serde_json writes an `f64`: its shortest round-trip form (`0.5`, `1e+21`,
 /// `4.0`), or `null` when it is not finite.
 pub fn write_f64(out: &mut String, n: f64) {
-    match serde_json::Number::from_f64(n) {
-        // serde_json's `Display` for a float number is its serializer's float formatting.
-        Some(number) => {
-            let _ = write!(out, "{number}");
-        }
-        None => out.push_str("null"),
+    if n.is_finite() {
+        // The formatter serde_json's serializer uses for floats.
+        out.push_str(zmij::Buffer::new().format_finite(n));
+    } else {
+        out.push_str("null");
     }
 }
 
