@@ -262,7 +262,7 @@ impl<'o> Members<'o> {
     }
 
     /// A string member written only when `value` is `Some`.
-    pub fn opt_string(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+    pub fn opt_string(&mut self, key: &str, value: &Option<String>) -> &mut Self {
         if let Some(value) = value {
             self.string(key, value);
         }
@@ -270,7 +270,7 @@ impl<'o> Members<'o> {
     }
 
     /// A string member that is `null` when `value` is `None`.
-    pub fn nullable_string(&mut self, key: &str, value: Option<&str>) -> &mut Self {
+    pub fn nullable_string(&mut self, key: &str, value: &Option<String>) -> &mut Self {
         match value {
             Some(value) => self.string(key, value),
             None => self.raw(key, "null"),

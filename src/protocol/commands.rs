@@ -78,7 +78,7 @@ impl Command {
                     .serialize("runtime", &c.runtime);
             }
             Command::Sync(c) => {
-                m.opt_string("request_id", c.request_id.as_deref())
+                m.opt_string("request_id", &c.request_id)
                     .serialize("runtime", &c.runtime)
                     .bool("recover_approvals", c.recover_approvals)
                     .bool("force_device_status", c.force_device_status);
@@ -111,7 +111,7 @@ impl Command {
             Command::ExternalToolCallResponse(c) => {
                 m.string("request_id", &c.request_id)
                     .opt("result", &c.result)
-                    .opt_string("error", c.error.as_deref());
+                    .opt_string("error", &c.error);
             }
             Command::ConversationRetrieve(c) => {
                 m.string("request_id", &c.request_id)
@@ -342,9 +342,9 @@ pub struct ReflectionSettings {
 impl ToJson for ModelPayload {
     fn write_json(&self, out: &mut String) {
         let mut m = Members::open(out);
-        m.opt_string("model_id", self.model_id.as_deref())
-            .opt_string("model_handle", self.model_handle.as_deref())
-            .opt_string("reasoning_effort", self.reasoning_effort.as_deref());
+        m.opt_string("model_id", &self.model_id)
+            .opt_string("model_handle", &self.model_handle)
+            .opt_string("reasoning_effort", &self.reasoning_effort);
         m.close();
     }
 }
@@ -352,9 +352,9 @@ impl ToJson for ModelPayload {
 impl ToJson for MessagesQuery {
     fn write_json(&self, out: &mut String) {
         let mut m = Members::open(out);
-        m.opt_string("before", self.before.as_deref())
-            .opt_string("after", self.after.as_deref())
-            .opt_string("order", self.order.as_deref());
+        m.opt_string("before", &self.before)
+            .opt_string("after", &self.after)
+            .opt_string("order", &self.order);
         if let Some(limit) = self.limit {
             m.u64("limit", limit);
         }
@@ -365,8 +365,8 @@ impl ToJson for MessagesQuery {
 impl ToJson for DeviceStatePayload {
     fn write_json(&self, out: &mut String) {
         let mut m = Members::open(out);
-        m.opt_string("cwd", self.cwd.as_deref())
-            .opt_string("mode", self.mode.as_deref());
+        m.opt_string("cwd", &self.cwd)
+            .opt_string("mode", &self.mode);
         m.close();
     }
 }
@@ -384,9 +384,9 @@ impl ToJson for ExternalToolContent {
     fn write_json(&self, out: &mut String) {
         let mut m = Members::open(out);
         m.string("type", &self.content_type)
-            .opt_string("text", self.text.as_deref())
-            .opt_string("data", self.data.as_deref())
-            .opt_string("mimeType", self.mime_type.as_deref());
+            .opt_string("text", &self.text)
+            .opt_string("data", &self.data)
+            .opt_string("mimeType", &self.mime_type);
         m.close();
     }
 }

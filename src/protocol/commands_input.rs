@@ -91,7 +91,7 @@ pub enum ApprovalDecision {
 impl Input {
     /// Writes the fields after the command's `type`.
     pub(super) fn write_members(&self, m: &mut Members<'_>) {
-        m.opt_string("request_id", self.request_id.as_deref())
+        m.opt_string("request_id", &self.request_id)
             .serialize("runtime", &self.runtime)
             .serialize("payload", &self.payload);
     }
@@ -125,7 +125,7 @@ impl ToJson for UserMessage {
         m.string("role", self.role)
             .value("content", &self.content)
             .string("client_message_id", &self.client_message_id)
-            .opt_string("otid", self.otid.as_deref());
+            .opt_string("otid", &self.otid);
         m.close();
     }
 }
@@ -133,7 +133,7 @@ impl ToJson for UserMessage {
 impl ToJson for ClientToolset {
     fn write_json(&self, out: &mut String) {
         let mut m = Members::open(out);
-        m.opt_string("base", self.base.as_deref())
+        m.opt_string("base", &self.base)
             .opt("include", &self.include);
         m.close();
     }
@@ -150,7 +150,7 @@ impl ToJson for ApprovalDecision {
                 selected_permission_suggestion_ids,
             } => {
                 m.string("behavior", "allow")
-                    .opt_string("message", message.as_deref())
+                    .opt_string("message", &message)
                     .serialize("updated_input", updated_input)
                     .serialize(
                         "selected_permission_suggestion_ids",

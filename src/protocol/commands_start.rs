@@ -138,12 +138,12 @@ impl RuntimeStart {
             .bool("recover_approvals", self.recover_approvals)
             .bool("force_device_status", self.force_device_status)
             .string("mode", &self.mode)
-            .opt_string("cwd", self.cwd.as_deref())
+            .opt_string("cwd", &self.cwd)
             .opt_bool("stateless", self.stateless)
             .opt("skill_sources", &self.skill_sources)
             .opt("external_tools", &self.external_tools)
-            .opt_string("agent_id", self.agent_id.as_deref())
-            .opt_string("conversation_id", self.conversation_id.as_deref())
+            .opt_string("agent_id", &self.agent_id)
+            .opt_string("conversation_id", &self.conversation_id)
             .opt("create_agent", &self.create_agent)
             .opt("create_conversation", &self.create_conversation);
     }
@@ -197,10 +197,10 @@ impl ToJson for CreateConversation {
 impl ToJson for CreateConversationBody {
     fn write_json(&self, out: &mut String) {
         let mut m = Members::open(out);
-        m.opt_string("model", self.model.as_deref())
-            .opt_string("system", self.system.as_deref())
-            .opt_string("parent_agent_id", self.parent_agent_id.as_deref())
-            .opt_string("name", self.name.as_deref())
+        m.opt_string("model", &self.model)
+            .opt_string("system", &self.system)
+            .opt_string("parent_agent_id", &self.parent_agent_id)
+            .opt_string("name", &self.name)
             .opt_bool("is_subagent", self.is_subagent)
             .opt("model_settings", &self.model_settings);
         if let Some(limit) = self.context_window_limit {

@@ -164,8 +164,8 @@ impl ToJson for SessionDeviceStatus {
         m.bool("isOnline", self.is_online)
             .bool("isProcessing", self.is_processing)
             .string("permissionMode", self.permission_mode)
-            .nullable_string("workingDirectory", self.working_directory.as_deref())
-            .nullable_string("memoryDirectory", self.memory_directory.as_deref())
+            .nullable_string("workingDirectory", &self.working_directory)
+            .nullable_string("memoryDirectory", &self.memory_directory)
             .serialize("pendingControlRequests", &self.pending_control_requests)
             .serialize("raw", &self.raw);
         m.close();
@@ -177,10 +177,10 @@ impl ToJson for PendingControlRequest {
         let mut m = Members::open(out);
         m.string("requestId", &self.request_id)
             .string("toolName", &self.tool_name)
-            .opt_string("toolCallId", self.tool_call_id.as_deref())
+            .opt_string("toolCallId", &self.tool_call_id)
             .opt("toolInput", &self.tool_input)
             .serialize("permissionSuggestions", &self.permission_suggestions)
-            .nullable_string("blockedPath", self.blocked_path.as_deref())
+            .nullable_string("blockedPath", &self.blocked_path)
             .opt("diffs", &self.diffs);
         m.close();
     }

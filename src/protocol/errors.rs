@@ -56,6 +56,12 @@ impl ErrorCode {
     }
 }
 
+impl crate::json::ToJson for ErrorCode {
+    fn write_json(&self, out: &mut String) {
+        crate::json::write_str(out, self.as_str());
+    }
+}
+
 /// Stop reasons that end a turn successfully.
 pub const SUCCESS_STOP_REASONS: [&str; 3] = ["end_turn", "tool_rule", "requires_approval"];
 

@@ -34,7 +34,7 @@ impl ToJson for Runtime {
     /// `{"agent_id": <string or null>, "conversation_id": …}`.
     fn write_json(&self, out: &mut String) {
         let mut m = Members::open(out);
-        m.nullable_string("agent_id", self.agent_id.as_deref())
+        m.nullable_string("agent_id", &self.agent_id)
             .string("conversation_id", &self.conversation_id);
         m.close();
     }

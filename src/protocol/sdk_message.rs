@@ -58,56 +58,56 @@ impl SdkMessage {
             SdkMessage::Assistant(t) | SdkMessage::Reasoning(t) => {
                 m.string("content", &t.content).string("uuid", &t.uuid);
                 if let Some(otid) = &t.otid {
-                    m.nullable_string("otid", otid.as_deref());
+                    m.nullable_string("otid", &otid);
                 }
                 m.opt("seqId", &t.seq_id)
-                    .opt_string("runId", t.run_id.as_deref());
+                    .opt_string("runId", &t.run_id);
             }
             SdkMessage::ToolCall(c) => {
                 m.string("toolCallId", &c.tool_call_id)
                     .string("toolName", &c.tool_name)
                     .serialize("toolInput", &c.tool_input)
-                    .opt_string("rawArguments", c.raw_arguments.as_deref())
+                    .opt_string("rawArguments", &c.raw_arguments)
                     .string("uuid", &c.uuid)
-                    .opt_string("runId", c.run_id.as_deref());
+                    .opt_string("runId", &c.run_id);
             }
             SdkMessage::ToolResult(r) => {
                 m.string("toolCallId", &r.tool_call_id)
                     .string("content", &r.content)
                     .bool("isError", r.is_error)
                     .string("uuid", &r.uuid)
-                    .opt_string("runId", r.run_id.as_deref());
+                    .opt_string("runId", &r.run_id);
             }
             SdkMessage::Result(r) => {
                 m.bool("success", r.success)
-                    .opt_string("result", r.result.as_deref())
-                    .opt_string("error", r.error.as_deref())
-                    .opt_string("errorCode", r.error_code.map(ErrorCode::as_str))
+                    .opt_string("result", &r.result)
+                    .opt_string("error", &r.error)
+                    .opt("errorCode", &r.error_code)
                     .opt_bool("approvalConflict", r.approval_conflict)
                     .opt_bool("recoverable", r.recoverable)
-                    .opt_string("errorDetail", r.error_detail.as_deref())
-                    .opt_string("stopReason", r.stop_reason.as_deref())
+                    .opt_string("errorDetail", &r.error_detail)
+                    .opt_string("stopReason", &r.stop_reason)
                     .u64("durationMs", r.duration_ms)
-                    .nullable_string("conversationId", r.conversation_id.as_deref());
+                    .nullable_string("conversationId", &r.conversation_id);
                 if !r.run_ids.is_empty() {
                     m.serialize("runIds", &r.run_ids);
                 }
             }
             SdkMessage::Error(e) => {
                 m.string("message", &e.message)
-                    .opt_string("errorCode", e.error_code.map(ErrorCode::as_str))
+                    .opt("errorCode", &e.error_code)
                     .opt_bool("approvalConflict", e.approval_conflict)
                     .opt_bool("recoverable", e.recoverable)
-                    .opt_string("errorDetail", e.error_detail.as_deref())
+                    .opt_string("errorDetail", &e.error_detail)
                     .string("stopReason", &e.stop_reason)
-                    .opt_string("runId", e.run_id.as_deref());
+                    .opt_string("runId", &e.run_id);
             }
             SdkMessage::Retry(r) => {
                 m.string("reason", &r.reason)
                     .serialize("attempt", &r.attempt)
                     .serialize("maxAttempts", &r.max_attempts)
                     .serialize("delayMs", &r.delay_ms)
-                    .opt_string("runId", r.run_id.as_deref());
+                    .opt_string("runId", &r.run_id);
             }
             SdkMessage::QueueUpdate(q) => {
                 m.serialize("queue", &q.queue);

@@ -224,7 +224,7 @@ impl ToJson for ToolResult {
         let mut m = Members::open(out);
         m.string("content", &self.content)
             .bool("isError", self.is_error)
-            .opt_string("uuid", self.uuid.as_deref());
+            .opt_string("uuid", &self.uuid);
         m.close();
     }
 }
@@ -235,9 +235,9 @@ impl ToJson for Row {
         let mut m = Members::open(out);
         m.string("key", &self.key)
             .string("kind", self.kind.as_str())
-            .opt_string("uuid", self.uuid.as_deref())
-            .opt_string("otid", self.otid.as_deref())
-            .opt_string("runId", self.run_id.as_deref());
+            .opt_string("uuid", &self.uuid)
+            .opt_string("otid", &self.otid)
+            .opt_string("runId", &self.run_id);
         if let Some(seq) = self.seq_id {
             write_js_number(m.key("seqId"), seq, ROW_INTEGERS_BELOW);
         }
@@ -252,7 +252,7 @@ impl ToJson for Row {
                     Some(input) => m.serialize("toolInput", input),
                     None => m.raw("toolInput", "{}"),
                 };
-                m.opt_string("rawArguments", t.raw_arguments.as_deref())
+                m.opt_string("rawArguments", &t.raw_arguments)
                     .bool("argumentsComplete", t.arguments_complete)
                     .opt("result", &t.result)
                     .string("status", t.status().as_str());
