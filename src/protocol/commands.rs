@@ -198,17 +198,14 @@ pub struct ModelPayload {
 impl ModelPayload {
     /// `model` strings containing `/` are handles, others ids.
     pub fn from_model(model: &str) -> Self {
-        if model.contains('/') {
-            ModelPayload {
-                model_handle: Some(model.to_owned()),
-                ..Default::default()
-            }
+        let mut payload = ModelPayload::default();
+        let slot = if model.bytes().any(|b| b == b'/') {
+            &mut payload.model_handle
         } else {
-            ModelPayload {
-                model_id: Some(model.to_owned()),
-                ..Default::default()
-            }
-        }
+            &mut payload.model_id
+        };
+        *slot = Some(model.to_owned());
+        payload
     }
 }
 
