@@ -363,3 +363,126 @@ impl ObjectWriter {
         text
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Strings with every ASCII byte, multi-byte characters and separators, written exactly as
+    /// serde_json writes them (only `"`, `\` and control characters escaped, lowercase hex).
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let ascii: String = (0u8..0x80).map(char::from).collect();
+        let samples = [
+            "",
+            "plain",
+            ascii.as_str(),
+            "é ü 中文 😀",
+            "\u{2028}\u{2029}\u{fffd}\u{7f}",
+            "\"\\/\u{8}\u{c}\n\r\t\u{b}\u{0}\u{1f}",
+            "ends with escape\n",
+            "\néscape first",
+        ];
+        for text in samples {
+            assert_eq!(
+                to_string(text),
+                serde_json::to_string(text).unwrap(),
+                "{text:?}"
+            );
+        }
+        assert_eq!(to_string("\u{1}\u{1f}"), r#""\u0001\u001f""#);
+    }
+
+    /// Floats take serde_json's form; non-finite ones are `null`.
+    #[test]
+    fn floats_are_formatted_as_serde_json_formats_them() {
+        let samples = [
+            0.5,
+            -1.5,
+            0.1,
+            1e21,
+            1e-7,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            4.0,
+            -0.0,
+            1e16,
+            9_007_199_254_740_992.0,
+            123_456_789.125,
+        ];
+        for n in samples {
+            let mut out = String::new();
+            write_f64(&mut out, n);
+            assert_eq!(out, serde_json::to_string(&n).unwrap(), "{n}");
+        }
+        for n in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let mut out = String::new();
+            write_f64(&mut out, n);
+            assert_eq!(out, "null");
+        }
+    }
+
+    /// Integral numbers below the bound are integers, others floats; the bounds differ per use.
+    #[test]
+    fn js_numbers_switch_to_floats_at_their_bound() {
+        let js = |n: f64, below: f64| {
+            let mut out = String::new();
+            write_js_number(&mut out, n, below);
+            out
+        };
+        const ROW: f64 = 9_007_199_254_740_992.0;
+        assert_eq!(js(-0.0, ROW), "0");
+        assert_eq!(js(-42.0, ROW), "-42");
+        assert_eq!(js(9_007_199_254_740_991.0, ROW), "9007199254740991");
+        assert_eq!(js(ROW, ROW), serde_json::to_string(&ROW).unwrap());
+        assert_eq!(js(ROW, 9.0e18), "9007199254740992");
+        assert_eq!(js(-8.9e18, 9.0e18), "-8900000000000000000");
+        assert_eq!(js(9.0e18, 9.0e18), serde_json::to_string(&9.0e18).unwrap());
+        assert_eq!(js(f64::INFINITY, 9.0e18), "null");
+        assert_eq!(js(f64::NAN, ROW), "null");
+        let mut out = String::new();
+        write_i64(&mut out, i64::MIN);
+        write_u64(&mut out, u64::MAX);
+        assert_eq!(out, format!("{}{}", i64::MIN, u64::MAX));
+    }
+
+    /// serde_json numbers keep their kind: unsigned, negative and float.
+    #[test]
+    fn serde_json_numbers_keep_their_kind() {
+        for text in [
+            "0",
+            "18446744073709551615",
+            "-9223372036854775808",
+            "2.5",
+            "1e300",
+        ] {
+            let number: serde_json::Number = serde_json::from_str(text).unwrap();
+            assert_eq!(to_string(&number), serde_json::to_string(&number).unwrap());
+        }
+    }
+
+    /// Omitted, `null` and present members; keys are escaped like strings.
+    #[test]
+    fn members_are_omitted_or_null_as_asked() {
+        let mut out = String::new();
+        let mut m = Members::open(&mut out);
+        m.opt_string("absent", &None)
+            .opt_string("present", &Some("v".to_owned()))
+            .nullable_string("null", &None)
+            .opt_bool("no", None)
+            .opt("none", &None::<u64>)
+            .opt("list", &Some(vec!["a\n".to_owned()]))
+            .serialize("nothing", &None::<bool>)
+            .u64("n", 7)
+            .string("k\"\u{1}", "");
+        m.close();
+        assert_eq!(
+            out,
+            r#"{"present":"v","null":null,"list":["a\n"],"nothing":null,"n":7,"k\"\u0001":""}"#
+        );
+        let mut out = String::new();
+        Members::open(&mut out).close();
+        assert_eq!(out, "{}");
+    }
+}

@@ -396,3 +396,53 @@ impl ToJson for ReflectionSettings {
         m.close();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Object;
+
+    /// Optional members are omitted, `agent_id` and `updated_input` are `null` when unset.
+    #[test]
+    fn optional_members_are_omitted_or_null() {
+        let sync = Command::Sync(Sync {
+            request_id: None,
+            runtime: Runtime::agent_free("c\u{2028}"),
+            recover_approvals: true,
+            force_device_status: false,
+        });
+        assert_eq!(
+            sync.to_json(),
+            "{\"type\":\"sync\",\"runtime\":{\"agent_id\":null,\"conversation_id\":\"c\u{2028}\"},\
+             \"recover_approvals\":true,\"force_device_status\":false}"
+        );
+        let allow = |updated_input: Option<Object<'static>>| {
+            let decision = ApprovalDecision::Allow {
+                message: None,
+                updated_input,
+                selected_permission_suggestion_ids: Vec::new(),
+            };
+            crate::json::to_string(&decision)
+        };
+        assert_eq!(
+            allow(None),
+            r#"{"behavior":"allow","updated_input":null,"selected_permission_suggestion_ids":[]}"#
+        );
+        assert_eq!(
+            allow(Object::parse(r#"{"a":"\t"}"#).map(|o| o.into_static())),
+            r#"{"behavior":"allow","updated_input":{"a":"\t"},"selected_permission_suggestion_ids":[]}"#
+        );
+        let list = Command::ConversationMessagesList(ConversationMessagesList {
+            request_id: "r".into(),
+            conversation_id: "c".into(),
+            query: MessagesQuery {
+                limit: Some(0),
+                ..MessagesQuery::default()
+            },
+        });
+        assert_eq!(
+            list.to_json(),
+            r#"{"type":"conversation_messages_list","request_id":"r","conversation_id":"c","query":{"limit":0}}"#
+        );
+    }
+}

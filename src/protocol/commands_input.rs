@@ -150,7 +150,7 @@ impl ToJson for ApprovalDecision {
                 selected_permission_suggestion_ids,
             } => {
                 m.string("behavior", "allow")
-                    .opt_string("message", &message)
+                    .opt_string("message", message)
                     .serialize("updated_input", updated_input)
                     .serialize(
                         "selected_permission_suggestion_ids",

@@ -58,10 +58,9 @@ impl SdkMessage {
             SdkMessage::Assistant(t) | SdkMessage::Reasoning(t) => {
                 m.string("content", &t.content).string("uuid", &t.uuid);
                 if let Some(otid) = &t.otid {
-                    m.nullable_string("otid", &otid);
+                    m.nullable_string("otid", otid);
                 }
-                m.opt("seqId", &t.seq_id)
-                    .opt_string("runId", &t.run_id);
+                m.opt("seqId", &t.seq_id).opt_string("runId", &t.run_id);
             }
             SdkMessage::ToolCall(c) => {
                 m.string("toolCallId", &c.tool_call_id)
@@ -285,5 +284,39 @@ impl crate::json::ToJson for QueueItem {
             .opt("content", &self.content)
             .string("enqueuedAt", &self.enqueued_at);
         m.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(otid: Option<Option<String>>, seq: f64) -> String {
+        SdkMessage::Assistant(TextMessage {
+            content: "a\"\u{0}é".into(),
+            uuid: "u".into(),
+            otid,
+            seq_id: crate::protocol::wire::js_number(seq),
+            run_id: None,
+        })
+        .to_json()
+    }
+
+    /// `otid` is omitted, `null` or a string; `seqId` keeps integers integral and floats exact.
+    #[test]
+    fn text_members_follow_the_js_shape() {
+        assert_eq!(
+            text(None, 3.0),
+            r#"{"type":"assistant","content":"a\"\u0000é","uuid":"u","seqId":3}"#
+        );
+        assert_eq!(
+            text(Some(None), 2.5),
+            r#"{"type":"assistant","content":"a\"\u0000é","uuid":"u","otid":null,"seqId":2.5}"#
+        );
+        assert_eq!(
+            text(Some(Some("o".into())), f64::NAN),
+            r#"{"type":"assistant","content":"a\"\u0000é","uuid":"u","otid":"o"}"#
+        );
+        assert!(text(None, 1e19).ends_with(r#""seqId":1e+19}"#));
     }
 }
