@@ -35,11 +35,8 @@ impl<'a> DeviceStatusFrame<'a> {
             permission_mode,
             working_directory,
             memory_directory: owned(status.str("memory_directory")),
-            pending_control_requests: objects(status, "pending_control_requests")
-                .into_iter()
-                .flatten()
-                .filter_map(pending_request)
-                .collect(),
+            pending_control_requests: objects(status, "pending_control_requests", pending_request)
+                .unwrap_or_default(),
             raw: status.to_static(),
         })
     }
@@ -240,12 +237,20 @@ impl ToJson for DiffLine {
     }
 }
 
-/// The object elements of an array member (`None` when the member is not an array).
-fn objects<'t, 'a>(
-    object: &'t Object<'a>,
+/// `each` applied to the object elements of an array member, keeping its `Some` results (other
+/// elements skipped); `None` when the member is not an array. One plain loop per element type.
+fn objects<T>(
+    object: &Object<'_>,
     key: &str,
-) -> Option<impl Iterator<Item = &'t Object<'a>>> {
-    Some(object.array(key)?.iter().filter_map(Value::as_object))
+    each: fn(&Object<'_>) -> Option<T>,
+) -> Option<Vec<T>> {
+    let mut out = Vec::new();
+    for item in object.array(key)? {
+        if let Some(value) = item.as_object().and_then(each) {
+            out.push(value);
+        }
+    }
+    Some(out)
 }
 
 fn owned(s: Option<std::borrow::Cow<'_, str>>) -> Option<String> {
@@ -261,18 +266,17 @@ fn pending_request(entry: &Object<'_>) -> Option<PendingControlRequest> {
         tool_name,
         tool_call_id: owned(request.str("tool_call_id")),
         tool_input: request.object("input").map(Object::to_static),
-        permission_suggestions: objects(request, "permission_suggestions")
-            .into_iter()
-            .flatten()
-            .filter_map(|s| {
-                Some(PermissionSuggestion {
-                    id: owned(s.str("id"))?,
-                    text: owned(s.str("text"))?,
-                })
-            })
-            .collect(),
+        permission_suggestions: objects(request, "permission_suggestions", permission_suggestion)
+            .unwrap_or_default(),
         blocked_path: owned(request.str("blocked_path")),
-        diffs: objects(request, "diffs").map(|diffs| diffs.filter_map(diff_preview).collect()),
+        diffs: objects(request, "diffs", diff_preview),
+    })
+}
+
+fn permission_suggestion(suggestion: &Object<'_>) -> Option<PermissionSuggestion> {
+    Some(PermissionSuggestion {
+        id: owned(suggestion.str("id"))?,
+        text: owned(suggestion.str("text"))?,
     })
 }
 
@@ -281,7 +285,7 @@ fn diff_preview(diff: &Object<'_>) -> Option<DiffPreview> {
     match diff.get("mode").as_str()? {
         "advanced" => Some(DiffPreview::Advanced {
             file_name,
-            hunks: objects(diff, "hunks")?.filter_map(diff_hunk).collect(),
+            hunks: objects(diff, "hunks", diff_hunk)?,
         }),
         mode @ ("fallback" | "unpreviewable") => {
             let reason = owned(diff.str("reason"))?;
@@ -302,19 +306,19 @@ fn diff_hunk(hunk: &Object<'_>) -> Option<DiffHunk> {
         old_lines: field("oldLines")?,
         new_start: field("newStart")?,
         new_lines: field("newLines")?,
-        lines: objects(hunk, "lines")?
-            .filter_map(|line| {
-                let line_type = match line.get("type").as_str()? {
-                    "context" => "context",
-                    "add" => "add",
-                    "remove" => "remove",
-                    _ => return None,
-                };
-                Some(DiffLine {
-                    line_type,
-                    content: owned(line.str("content"))?,
-                })
-            })
-            .collect(),
+        lines: objects(hunk, "lines", diff_line)?,
+    })
+}
+
+fn diff_line(line: &Object<'_>) -> Option<DiffLine> {
+    let line_type = match line.get("type").as_str()? {
+        "context" => "context",
+        "add" => "add",
+        "remove" => "remove",
+        _ => return None,
+    };
+    Some(DiffLine {
+        line_type,
+        content: owned(line.str("content"))?,
     })
 }
