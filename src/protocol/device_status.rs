@@ -322,3 +322,46 @@ fn diff_line(line: &Object<'_>) -> Option<DiffLine> {
         content: owned(line.str("content"))?,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries that fail validation are dropped at their own level: a diff without a `hunks`
+    /// array, a hunk without a `lines` array or with a non-number, a line of an unknown type.
+    #[test]
+    fn invalid_entries_are_dropped_where_they_fail() {
+        let text = r#"{"is_online":true,"is_processing":false,"current_working_directory":null,
+            "pending_control_requests":[
+              {"request_id":"a","request":{"tool_name":"t","diffs":[
+                {"fileName":"no-hunks","mode":"advanced"},
+                {"fileName":"f","mode":"advanced","hunks":[
+                  {"oldStart":1,"oldLines":1,"newStart":1,"newLines":1},
+                  {"oldStart":1,"oldLines":"1","newStart":1,"newLines":1,"lines":[]},
+                  {"oldStart":1,"oldLines":2,"newStart":3,"newLines":4.5,"lines":[
+                    {"type":"add","content":"+"},{"type":"other","content":"?"},
+                    {"type":"remove"},7]}]},
+                {"fileName":"r","mode":"fallback"}]}},
+              {"request_id":"b","request":{"tool_name":"u","diffs":{}}},
+              {"request_id":"c"}]}"#;
+        let value = crate::json::parse(text).unwrap();
+        let status = DeviceStatusFrame::from_value(value)
+            .unwrap()
+            .project()
+            .unwrap();
+        let json = crate::json::to_string(&status);
+        let pending = json
+            .split_once(r#""pendingControlRequests":"#)
+            .and_then(|(_, rest)| rest.split_once(r#","raw":"#))
+            .map(|(pending, _)| pending);
+        assert_eq!(
+            pending,
+            Some(
+                r#"[{"requestId":"a","toolName":"t","permissionSuggestions":[],"blockedPath":null,"diffs":[{"mode":"advanced","fileName":"f","hunks":[{"oldStart":1,"oldLines":2,"newStart":3,"newLines":4.5,"lines":[{"type":"add","content":"+"}]}]}]},{"requestId":"b","toolName":"u","permissionSuggestions":[],"blockedPath":null}]"#
+            )
+        );
+        assert!(json.starts_with(
+            r#"{"isOnline":true,"isProcessing":false,"permissionMode":"standard","workingDirectory":null,"memoryDirectory":null,"#
+        ));
+    }
+}
