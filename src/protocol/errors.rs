@@ -81,10 +81,7 @@ pub fn is_approval_conflict_signal(
     if stop_reason == Some("requires_approval") {
         return true;
     }
-    [detail, message]
-        .into_iter()
-        .flatten()
-        .any(contains_conflict_phrase)
+    detail.is_some_and(contains_conflict_phrase) || message.is_some_and(contains_conflict_phrase)
 }
 
 fn contains_conflict_phrase(text: &str) -> bool {
@@ -94,9 +91,11 @@ fn contains_conflict_phrase(text: &str) -> bool {
         "requires_approval",
     ];
     let text = text.as_bytes();
-    PHRASES.iter().any(|phrase| {
-        text.windows(phrase.len())
-            .any(|window| window.eq_ignore_ascii_case(phrase.as_bytes()))
+    (0..text.len()).any(|start| {
+        PHRASES.iter().any(|phrase| {
+            text.get(start..start + phrase.len())
+                .is_some_and(|window| window.eq_ignore_ascii_case(phrase.as_bytes()))
+        })
     })
 }
 
