@@ -5,9 +5,9 @@
 //! `rows` lists every row written since the previous take once, at its current index, in the
 //! order of first write (ascending after a reorder; the JS wrapper accepts any order).
 
-use super::rows::{Row, RowBody};
+use super::rows::Row;
 use super::TranscriptAccumulator;
-use crate::json::{write_u64, Members, Object, ToJson};
+use crate::json::{write_u64, Members, ToJson};
 
 #[derive(Debug, Default)]
 pub(super) struct Changes {
@@ -77,14 +77,7 @@ impl TranscriptAccumulator {
         }
         let mut dirty = std::mem::take(&mut self.changes.dirty);
         let moved = self.changes.moved.take();
-        // Sized from the rows so the output is rarely reallocated while it is written.
-        let capacity = dirty
-            .iter()
-            .map(|&i| self.rows.get(i as usize).map_or(0, size_hint))
-            .sum::<usize>()
-            + moved.as_ref().map_or(0, |m| m.len() * 4)
-            + 32;
-        let mut json = String::with_capacity(capacity);
+        let mut json = String::new();
         write_patch(&mut json, &self.rows, moved.as_deref(), &dirty);
         for &i in &dirty {
             if let Some(row) = self.rows.get_mut(i as usize) {
@@ -128,26 +121,6 @@ impl TranscriptAccumulator {
     pub(super) fn clear_changes(&mut self) {
         self.changes = Changes::default();
     }
-}
-
-/// About the length of a row's JSON (more when its strings need escapes).
-fn size_hint(row: &Row) -> usize {
-    let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
-    let ids = row.key.len() + opt(&row.uuid) + opt(&row.otid) + opt(&row.run_id);
-    let body = match &row.body {
-        RowBody::Text(text) => text.len(),
-        RowBody::Tool(t) => {
-            t.tool_call_id.len()
-                + t.tool_name.len()
-                + t.tool_input.as_ref().map_or(2, Object::len_hint)
-                + opt(&t.raw_arguments)
-                + t.result
-                    .as_ref()
-                    .map_or(0, |r| r.content.len() + opt(&r.uuid) + 48)
-                + 96
-        }
-    };
-    ids + body + 96
 }
 
 /// Writes `{"len":N,"moved":[…]?,"rows":[[i,{row}],…]}` for the rows at the `dirty` indices.
