@@ -28,23 +28,24 @@ pub fn write_str(out: &mut String, text: &str) {
     let mut plain_from = 0;
     for (at, byte) in text.bytes().enumerate() {
         let escape = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0..=0x1f => "\\u00",
+            b'"' => '"',
+            b'\\' => '\\',
+            b'\n' => 'n',
+            b'\r' => 'r',
+            b'\t' => 't',
+            0x08 => 'b',
+            0x0c => 'f',
+            0..=0x1f => 'u',
             _ => continue,
         };
         // Escaped bytes are ASCII, so `plain_from..at` always lies on char boundaries.
         out.push_str(text.get(plain_from..at).unwrap_or_default());
-        out.push_str(escape);
-        if byte < 0x20 && escape.len() == 4 {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push(char::from(HEX[usize::from(byte >> 4)]));
-            out.push(char::from(HEX[usize::from(byte & 0xf)]));
+        out.push('\\');
+        out.push(escape);
+        if escape == 'u' {
+            // `\u00XX` with lowercase hex digits; control characters are below 0x20.
+            out.push_str(if byte < 0x10 { "000" } else { "001" });
+            out.push(char::from(b"0123456789abcdef"[usize::from(byte & 0xf)]));
         }
         plain_from = at + 1;
     }
