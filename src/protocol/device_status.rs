@@ -34,7 +34,7 @@ impl<'a> DeviceStatusFrame<'a> {
             is_processing: status.bool("is_processing")?,
             permission_mode,
             working_directory,
-            memory_directory: owned(status.str("memory_directory")),
+            memory_directory: string(status, "memory_directory"),
             pending_control_requests: objects(status, "pending_control_requests", pending_request)
                 .unwrap_or_default(),
             raw: status.to_static(),
@@ -253,42 +253,43 @@ fn objects<T>(
     Some(out)
 }
 
-fn owned(s: Option<std::borrow::Cow<'_, str>>) -> Option<String> {
-    s.map(|s| s.into_owned())
+/// A string member, owned (`None` when absent or not a string).
+fn string(object: &Object<'_>, key: &str) -> Option<String> {
+    object.get(key).as_str().map(str::to_owned)
 }
 
 fn pending_request(entry: &Object<'_>) -> Option<PendingControlRequest> {
-    let request_id = owned(entry.str("request_id"))?;
+    let request_id = string(entry, "request_id")?;
     let request = entry.object("request")?;
-    let tool_name = owned(request.str("tool_name"))?;
+    let tool_name = string(request, "tool_name")?;
     Some(PendingControlRequest {
         request_id,
         tool_name,
-        tool_call_id: owned(request.str("tool_call_id")),
+        tool_call_id: string(request, "tool_call_id"),
         tool_input: request.object("input").map(Object::to_static),
         permission_suggestions: objects(request, "permission_suggestions", permission_suggestion)
             .unwrap_or_default(),
-        blocked_path: owned(request.str("blocked_path")),
+        blocked_path: string(request, "blocked_path"),
         diffs: objects(request, "diffs", diff_preview),
     })
 }
 
 fn permission_suggestion(suggestion: &Object<'_>) -> Option<PermissionSuggestion> {
     Some(PermissionSuggestion {
-        id: owned(suggestion.str("id"))?,
-        text: owned(suggestion.str("text"))?,
+        id: string(suggestion, "id")?,
+        text: string(suggestion, "text")?,
     })
 }
 
 fn diff_preview(diff: &Object<'_>) -> Option<DiffPreview> {
-    let file_name = owned(diff.str("fileName"))?;
+    let file_name = string(diff, "fileName")?;
     match diff.get("mode").as_str()? {
         "advanced" => Some(DiffPreview::Advanced {
             file_name,
             hunks: objects(diff, "hunks", diff_hunk)?,
         }),
         mode @ ("fallback" | "unpreviewable") => {
-            let reason = owned(diff.str("reason"))?;
+            let reason = string(diff, "reason")?;
             Some(if mode == "fallback" {
                 DiffPreview::Fallback { file_name, reason }
             } else {
@@ -319,7 +320,7 @@ fn diff_line(line: &Object<'_>) -> Option<DiffLine> {
     };
     Some(DiffLine {
         line_type,
-        content: owned(line.str("content"))?,
+        content: string(line, "content")?,
     })
 }
 
