@@ -4,7 +4,6 @@
 
 use crate::json::{Object, Value};
 use crate::protocol::commands::ApprovalDecision;
-use std::collections::VecDeque;
 
 /// How many answered (or pending) approvals are remembered; the oldest is evicted first.
 pub const APPROVAL_CACHE_SIZE: usize = 256;
@@ -44,7 +43,7 @@ pub enum Disposition {
 /// The approval decision cache of one session.
 #[derive(Debug, Default)]
 pub struct Approvals {
-    entries: VecDeque<(ApprovalKey, Entry)>,
+    entries: Vec<(ApprovalKey, Entry)>,
     next_handle: u64,
 }
 
@@ -107,9 +106,9 @@ impl Approvals {
 
     fn remember(&mut self, key: ApprovalKey, entry: Entry) {
         if self.entries.len() >= APPROVAL_CACHE_SIZE {
-            self.entries.pop_front();
+            self.entries.remove(0);
         }
-        self.entries.push_back((key, entry));
+        self.entries.push((key, entry));
     }
 }
 

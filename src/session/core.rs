@@ -274,7 +274,7 @@ impl SessionCore {
         }
         for pending in self.requests.expired(now) {
             let error =
-                SessionError::timeout(format!("Timed out waiting for {}", pending.request_id));
+                SessionError::timeout(["Timed out waiting for ", &pending.request_id].concat());
             self.fail_pending(pending, error);
         }
         for call in self.devices.expired(now) {
@@ -282,9 +282,9 @@ impl SessionCore {
             let label = self.config.label;
             self.complete(
                 call,
-                Err(SessionError::timeout(format!(
-                    "Timed out waiting for {label} device status"
-                ))),
+                Err(SessionError::timeout(
+                    ["Timed out waiting for ", label, " device status"].concat(),
+                )),
             );
         }
         if let Some(c) = self.coordinator.as_mut() {
@@ -304,9 +304,9 @@ impl SessionCore {
     /// The socket failed before opening.
     pub fn on_transport_error(&mut self, detail: &str) {
         if self.phase == Phase::Connecting && !self.closed {
-            self.fail_start(SessionError::connection(format!(
-                "App-server WebSocket failed to open: {detail}"
-            )));
+            self.fail_start(SessionError::connection(
+                ["App-server WebSocket failed to open: ", detail].concat(),
+            ));
         }
     }
 
@@ -447,9 +447,9 @@ impl SessionCore {
         for call in self.devices.drain() {
             self.complete(
                 call,
-                Err(SessionError::closed(format!(
-                    "Session closed while waiting for {label} device status"
-                ))),
+                Err(SessionError::closed(
+                    ["Session closed while waiting for ", label, " device status"].concat(),
+                )),
             );
         }
     }

@@ -41,7 +41,7 @@ impl SessionCore {
             .iter()
             .filter_map(|item| {
                 Some((
-                    item.id.to_string(),
+                    item.id.as_ref().to_owned(),
                     item.client_message_id.as_deref()?.to_owned(),
                 ))
             })
@@ -177,7 +177,7 @@ impl SessionCore {
             .iter()
             .any(|t| t.name == tool_name)
         {
-            let error = format!("Unknown external tool: {tool_name}");
+            let error = ["Unknown external tool: ", tool_name].concat();
             return self.send_tool_response(request_id.to_owned(), None, Some(error));
         }
         self.next_tool_handle += 1;

@@ -157,7 +157,7 @@ impl SessionCore {
             || {
                 let error = response.str("error").filter(|e| !e.is_empty());
                 SessionError::request_failed(error.map(|e| e.into_owned()).unwrap_or_else(|| {
-                    format!("Failed to retrieve conversation {conversation_id}")
+                    ["Failed to retrieve conversation ", &conversation_id].concat()
                 }))
             };
         if response.bool("success") != Some(true) {
@@ -328,7 +328,7 @@ impl SessionCore {
             None => out.raw("agentId", "null"),
         };
         let session_id = match agent {
-            Some(a) => format!("{a}:{conversation}"),
+            Some(a) => [a, ":", conversation].concat(),
             None => conversation.to_owned(),
         };
         out.string("sessionId", &session_id)
