@@ -251,15 +251,20 @@ impl SessionCore {
 
     /// The earliest time `on_tick` must run.
     pub fn next_deadline(&self) -> Option<u64> {
-        [
-            self.connect_deadline,
+        let mut earliest = self.connect_deadline;
+        for deadline in [
             self.requests.next_deadline(),
             self.devices.next_deadline(),
             self.coordinator.as_ref().and_then(|c| c.next_deadline()),
         ]
         .into_iter()
         .flatten()
-        .min()
+        {
+            if earliest.is_none_or(|e| deadline < e) {
+                earliest = Some(deadline);
+            }
+        }
+        earliest
     }
 
     /// Fires due timers: request timeouts, device-status waits, coordinator graces.

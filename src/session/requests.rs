@@ -110,10 +110,15 @@ impl RequestTable {
 
     /// Removes and returns every request whose deadline is at or before `now`.
     pub fn expired(&mut self, now: u64) -> Vec<Pending> {
-        let (expired, kept) = std::mem::take(&mut self.pending)
-            .into_iter()
-            .partition(|p| p.deadline <= now);
-        self.pending = kept;
+        let mut expired = Vec::new();
+        let mut index = 0;
+        while index < self.pending.len() {
+            if self.pending[index].deadline <= now {
+                expired.push(self.pending.remove(index));
+            } else {
+                index += 1;
+            }
+        }
         expired
     }
 
