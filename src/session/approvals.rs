@@ -141,19 +141,19 @@ pub fn decision_from_response(response_json: &str) -> ApprovalDecision {
         return deny(message.as_deref().unwrap_or(DENIED_BY_CALLBACK));
     }
     let updated_input = o.object("updatedInput").map(Object::to_static);
-    let selected_permission_suggestion_ids = o
-        .array("updatedPermissions")
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|item| match item {
-            Value::String(id) => Some(id.as_ref().to_owned()),
+    let mut selected_permission_suggestion_ids = Vec::new();
+    for item in o.array("updatedPermissions").unwrap_or_default() {
+        let id = match item {
+            Value::String(id) => Some(id.as_ref()),
             Value::Object(p) => ["id", "suggestion_id", "permission_suggestion_id"]
                 .into_iter()
-                .find_map(|k| p.get(k).as_str())
-                .map(str::to_owned),
+                .find_map(|k| p.get(k).as_str()),
             _ => None,
-        })
-        .collect();
+        };
+        if let Some(id) = id {
+            selected_permission_suggestion_ids.push(id.to_owned());
+        }
+    }
     ApprovalDecision::Allow {
         message,
         updated_input,

@@ -83,8 +83,10 @@ impl DeviceWaiters {
 
     /// Removes and returns every waiting call.
     pub fn drain(&mut self) -> Vec<CallId> {
-        let calls = self.waiters.iter().map(|w| w.call).collect();
-        self.waiters.clear();
+        let mut calls = Vec::new();
+        for waiter in self.waiters.drain(..) {
+            calls.push(waiter.call);
+        }
         calls
     }
 
