@@ -328,7 +328,7 @@ impl SessionCore {
                 self.complete(call, Err(error));
             }
         }
-        self.reject_all(|| SessionError::connection("App-server socket closed"));
+        self.reject_all(SessionError::connection("App-server socket closed"));
         if let Some(c) = self.coordinator.as_mut() {
             c.close_transport_dropped(now);
         }
@@ -343,7 +343,7 @@ impl SessionCore {
         for call in std::mem::take(&mut self.init_calls) {
             self.complete(call, Err(SessionError::session_closed()));
         }
-        self.reject_all(|| SessionError::closed("App-server client closed"));
+        self.reject_all(SessionError::closed("App-server client closed"));
         if let Some(c) = self.coordinator.as_mut() {
             c.close(now);
         }
@@ -384,7 +384,7 @@ impl SessionCore {
         match pending.purpose {
             Purpose::Handshake => self.on_start_response(frame, now),
             Purpose::DeviceSync(call) => self.on_device_sync(call, frame),
-            Purpose::Call(call, _) if pending.matcher == ResponseMatch::Candidates => {
+            Purpose::Call(call, _) if matches!(pending.matcher, ResponseMatch::Candidates) => {
                 self.effects.push_back(Effect::Candidate {
                     call,
                     frame: frame.raw.to_owned(),
@@ -442,10 +442,10 @@ impl SessionCore {
         }
     }
 
-    fn reject_all(&mut self, error: impl Fn() -> SessionError) {
+    fn reject_all(&mut self, error: SessionError) {
         for pending in self.requests.drain() {
             if let Purpose::Call(call, _) = pending.purpose {
-                self.complete(call, Err(error()));
+                self.complete(call, Err(error.clone()));
             }
         }
         let label = self.config.label;
