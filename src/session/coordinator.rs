@@ -269,11 +269,9 @@ impl TurnCoordinator {
 
     /// Activates the next queued turn when none is active (protocol activity started it).
     fn activate_next_queued(&mut self, now_ms: u64) {
-        if self.active.is_none() {
-            if !self.queued.is_empty() {
-                let next = self.queued.remove(0);
-                self.activate(next, now_ms);
-            }
+        if self.active.is_none() && !self.queued.is_empty() {
+            let next = self.queued.remove(0);
+            self.activate(next, now_ms);
         }
     }
 
