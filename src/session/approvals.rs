@@ -4,7 +4,6 @@
 
 use crate::json::{Object, Value};
 use crate::protocol::commands::ApprovalDecision;
-use std::collections::VecDeque;
 
 /// How many answered (or pending) approvals are remembered; the oldest is evicted first.
 pub const APPROVAL_CACHE_SIZE: usize = 256;
@@ -44,7 +43,7 @@ pub enum Disposition {
 /// The approval decision cache of one session.
 #[derive(Debug, Default)]
 pub struct Approvals {
-    entries: VecDeque<(ApprovalKey, Entry)>,
+    entries: Vec<(ApprovalKey, Entry)>,
     next_handle: u64,
 }
 
@@ -107,9 +106,9 @@ impl Approvals {
 
     fn remember(&mut self, key: ApprovalKey, entry: Entry) {
         if self.entries.len() >= APPROVAL_CACHE_SIZE {
-            self.entries.pop_front();
+            self.entries.remove(0);
         }
-        self.entries.push_back((key, entry));
+        self.entries.push((key, entry));
     }
 }
 
@@ -142,19 +141,19 @@ pub fn decision_from_response(response_json: &str) -> ApprovalDecision {
         return deny(message.as_deref().unwrap_or(DENIED_BY_CALLBACK));
     }
     let updated_input = o.object("updatedInput").map(Object::to_static);
-    let selected_permission_suggestion_ids = o
-        .array("updatedPermissions")
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|item| match item {
-            Value::String(id) => Some(id.as_ref().to_owned()),
+    let mut selected_permission_suggestion_ids = Vec::new();
+    for item in o.array("updatedPermissions").unwrap_or_default() {
+        let id = match item {
+            Value::String(id) => Some(id.as_ref()),
             Value::Object(p) => ["id", "suggestion_id", "permission_suggestion_id"]
                 .into_iter()
-                .find_map(|k| p.get(k).as_str())
-                .map(str::to_owned),
+                .find_map(|k| p.get(k).as_str()),
             _ => None,
-        })
-        .collect();
+        };
+        if let Some(id) = id {
+            selected_permission_suggestion_ids.push(id.to_owned());
+        }
+    }
     ApprovalDecision::Allow {
         message,
         updated_input,

@@ -3,6 +3,7 @@
 
 use super::core::{Phase, SessionCore};
 use super::error::SessionError;
+use super::ids::push_decimal;
 use super::options::{normalize_permission_mode, positive_integer};
 use super::requests::{CallId, Purpose, ResponseMatch, Shape};
 use crate::json::{Object, ObjectWriter, Value};
@@ -37,7 +38,13 @@ impl SessionCore {
         self.sent_messages += 1;
         let client_message_id = match otid {
             Some(otid) => otid.to_owned(),
-            None => format!("sdk-message-{now}-{}", self.sent_messages),
+            None => {
+                let mut id = String::from("sdk-message-");
+                push_decimal(&mut id, now);
+                id.push('-');
+                push_decimal(&mut id, self.sent_messages);
+                id
+            }
         };
         let options = &self.config.options;
         let command = Command::Input(Input {
@@ -393,7 +400,7 @@ impl SessionCore {
                 out.value(key, value);
             }
         }
-        let response = format!("{command_type}_response");
+        let response = [command_type, "_response"].concat();
         self.requests.insert(super::requests::Pending {
             request_id,
             matcher: ResponseMatch::Type(response),

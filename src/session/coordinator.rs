@@ -33,12 +33,12 @@ mod tests_capture;
 #[cfg(test)]
 mod tests_lifecycle;
 
+use super::fifo::Fifo;
 use crate::protocol::frames::{parse_frame, FrameBody, ParsedFrame};
 use crate::protocol::normalize::UuidCounter;
 use crate::protocol::runtime::Runtime;
 use crate::protocol::sdk_message::SdkMessage;
 use settled::SettledRuns;
-use std::collections::VecDeque;
 use turn::{Outcome, Turn};
 
 /// Trailing-usage grace after `turn_finished` (`TRAILING_USAGE_GRACE_MS`).
@@ -73,7 +73,12 @@ impl CoordinatorConfig {
 
 /// The detail text used when the transport drops unexpectedly (spec §3.11).
 pub fn transport_closed_detail(label: &str) -> String {
-    format!("The {label} connection closed unexpectedly; resume the conversation to continue.")
+    [
+        "The ",
+        label,
+        " connection closed unexpectedly; resume the conversation to continue.",
+    ]
+    .concat()
 }
 
 /// Turn correlation and the `SDKMessage` queue of one session.
@@ -82,10 +87,12 @@ pub struct TurnCoordinator {
     config: CoordinatorConfig,
     runtime: Runtime,
     active: Option<Turn>,
-    queued: VecDeque<Turn>,
+    /// Sent turns waiting for server activity, oldest first (a handful at most).
+    queued: Vec<Turn>,
     settled: SettledRuns,
-    out: VecDeque<SdkMessage>,
-    deferred: VecDeque<Box<str>>,
+    out: Fifo<SdkMessage>,
+    /// Frame texts deferred during a grace, in arrival order.
+    deferred: Vec<String>,
     /// During a grace: a stream delta of another run was deferred, so later run-less deltas
     /// belong to that run too.
     stream_moved_on: bool,
@@ -102,10 +109,10 @@ impl TurnCoordinator {
             config,
             runtime,
             active: None,
-            queued: VecDeque::new(),
+            queued: Vec::new(),
             settled: SettledRuns::default(),
-            out: VecDeque::new(),
-            deferred: VecDeque::new(),
+            out: Fifo::default(),
+            deferred: Vec::new(),
             stream_moved_on: false,
             uuids: UuidCounter::default(),
             server_sends_turn_finished: false,
@@ -138,7 +145,7 @@ impl TurnCoordinator {
         if self.active.is_none() && self.queued.is_empty() {
             self.activate(turn, now_ms);
         } else {
-            self.queued.push_back(turn);
+            self.queued.push(turn);
         }
     }
 
@@ -262,10 +269,9 @@ impl TurnCoordinator {
 
     /// Activates the next queued turn when none is active (protocol activity started it).
     fn activate_next_queued(&mut self, now_ms: u64) {
-        if self.active.is_none() {
-            if let Some(next) = self.queued.pop_front() {
-                self.activate(next, now_ms);
-            }
+        if self.active.is_none() && !self.queued.is_empty() {
+            let next = self.queued.remove(0);
+            self.activate(next, now_ms);
         }
     }
 
@@ -288,7 +294,7 @@ impl TurnCoordinator {
 
     /// Stores a frame for replay after the finishing turn's result.
     fn defer(&mut self, frame: &ParsedFrame<'_>) {
-        self.deferred.push_back(frame.raw.into());
+        self.deferred.push(frame.raw.to_owned());
     }
 
     /// Ends the active turn with `outcome`: settles its runs and queues the result.

@@ -10,6 +10,7 @@ use super::approvals::Approvals;
 use super::coordinator::TurnCoordinator;
 use super::device::DeviceWaiters;
 use super::error::SessionError;
+use super::fifo::Fifo;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
 use super::requests::{CallId, Pending, Purpose, RequestTable, ResponseMatch};
@@ -18,7 +19,6 @@ use crate::protocol::commands::Command;
 use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
 use crate::protocol::peek_frame_type;
 use crate::protocol::runtime::Runtime;
-use std::collections::VecDeque;
 
 /// What the session is started for (spec §3.4 step 3).
 #[derive(Debug, Clone)]
@@ -136,7 +136,7 @@ pub struct SessionCore {
     pub(super) next_tool_handle: u64,
     pub(super) devices: DeviceWaiters,
     pub(super) device_listening: bool,
-    pub(super) effects: VecDeque<Effect>,
+    pub(super) effects: Fifo<Effect>,
     /// Counter for generated `client_message_id`s.
     pub(super) sent_messages: u64,
     /// Server queue items of this session: (item id, client message id).
@@ -166,7 +166,7 @@ impl SessionCore {
             next_tool_handle: 0,
             devices: DeviceWaiters::default(),
             device_listening: false,
-            effects: VecDeque::new(),
+            effects: Fifo::default(),
             sent_messages: 0,
             queue_items: Vec::new(),
             connect_deadline: None,
@@ -251,15 +251,20 @@ impl SessionCore {
 
     /// The earliest time `on_tick` must run.
     pub fn next_deadline(&self) -> Option<u64> {
-        [
-            self.connect_deadline,
+        let mut earliest = self.connect_deadline;
+        for deadline in [
             self.requests.next_deadline(),
             self.devices.next_deadline(),
             self.coordinator.as_ref().and_then(|c| c.next_deadline()),
         ]
         .into_iter()
         .flatten()
-        .min()
+        {
+            if earliest.is_none_or(|e| deadline < e) {
+                earliest = Some(deadline);
+            }
+        }
+        earliest
     }
 
     /// Fires due timers: request timeouts, device-status waits, coordinator graces.
@@ -274,7 +279,7 @@ impl SessionCore {
         }
         for pending in self.requests.expired(now) {
             let error =
-                SessionError::timeout(format!("Timed out waiting for {}", pending.request_id));
+                SessionError::timeout(["Timed out waiting for ", &pending.request_id].concat());
             self.fail_pending(pending, error);
         }
         for call in self.devices.expired(now) {
@@ -282,9 +287,9 @@ impl SessionCore {
             let label = self.config.label;
             self.complete(
                 call,
-                Err(SessionError::timeout(format!(
-                    "Timed out waiting for {label} device status"
-                ))),
+                Err(SessionError::timeout(
+                    ["Timed out waiting for ", label, " device status"].concat(),
+                )),
             );
         }
         if let Some(c) = self.coordinator.as_mut() {
@@ -304,9 +309,9 @@ impl SessionCore {
     /// The socket failed before opening.
     pub fn on_transport_error(&mut self, detail: &str) {
         if self.phase == Phase::Connecting && !self.closed {
-            self.fail_start(SessionError::connection(format!(
-                "App-server WebSocket failed to open: {detail}"
-            )));
+            self.fail_start(SessionError::connection(
+                ["App-server WebSocket failed to open: ", detail].concat(),
+            ));
         }
     }
 
@@ -323,7 +328,7 @@ impl SessionCore {
                 self.complete(call, Err(error));
             }
         }
-        self.reject_all(|| SessionError::connection("App-server socket closed"));
+        self.reject_all(SessionError::connection("App-server socket closed"));
         if let Some(c) = self.coordinator.as_mut() {
             c.close_transport_dropped(now);
         }
@@ -338,7 +343,7 @@ impl SessionCore {
         for call in std::mem::take(&mut self.init_calls) {
             self.complete(call, Err(SessionError::session_closed()));
         }
-        self.reject_all(|| SessionError::closed("App-server client closed"));
+        self.reject_all(SessionError::closed("App-server client closed"));
         if let Some(c) = self.coordinator.as_mut() {
             c.close(now);
         }
@@ -379,7 +384,7 @@ impl SessionCore {
         match pending.purpose {
             Purpose::Handshake => self.on_start_response(frame, now),
             Purpose::DeviceSync(call) => self.on_device_sync(call, frame),
-            Purpose::Call(call, _) if pending.matcher == ResponseMatch::Candidates => {
+            Purpose::Call(call, _) if matches!(pending.matcher, ResponseMatch::Candidates) => {
                 self.effects.push_back(Effect::Candidate {
                     call,
                     frame: frame.raw.to_owned(),
@@ -437,19 +442,19 @@ impl SessionCore {
         }
     }
 
-    fn reject_all(&mut self, error: impl Fn() -> SessionError) {
+    fn reject_all(&mut self, error: SessionError) {
         for pending in self.requests.drain() {
             if let Purpose::Call(call, _) = pending.purpose {
-                self.complete(call, Err(error()));
+                self.complete(call, Err(error.clone()));
             }
         }
         let label = self.config.label;
         for call in self.devices.drain() {
             self.complete(
                 call,
-                Err(SessionError::closed(format!(
-                    "Session closed while waiting for {label} device status"
-                ))),
+                Err(SessionError::closed(
+                    ["Session closed while waiting for ", label, " device status"].concat(),
+                )),
             );
         }
     }

@@ -46,13 +46,22 @@ impl DeviceWaiters {
     }
 
     fn take_done(&mut self) -> Vec<(CallId, String)> {
-        let (done, waiting): (Vec<Waiter>, Vec<Waiter>) = std::mem::take(&mut self.waiters)
-            .into_iter()
-            .partition(|w| w.synced && w.status.is_some());
-        self.waiters = waiting;
-        done.into_iter()
-            .map(|w| (w.call, w.status.unwrap_or_default()))
-            .collect()
+        let mut done = Vec::new();
+        let mut index = 0;
+        while index < self.waiters.len() {
+            let waiter = &mut self.waiters[index];
+            match (waiter.synced, waiter.status.take()) {
+                (true, Some(status)) => {
+                    done.push((waiter.call, status));
+                    self.waiters.remove(index);
+                }
+                (_, status) => {
+                    waiter.status = status;
+                    index += 1;
+                }
+            }
+        }
+        done
     }
 
     pub fn remove(&mut self, call: CallId) {
@@ -61,19 +70,24 @@ impl DeviceWaiters {
 
     /// Removes and returns the calls whose deadline passed.
     pub fn expired(&mut self, now: u64) -> Vec<CallId> {
-        let (expired, kept): (Vec<Waiter>, Vec<Waiter>) = std::mem::take(&mut self.waiters)
-            .into_iter()
-            .partition(|w| w.deadline <= now);
-        self.waiters = kept;
-        expired.into_iter().map(|w| w.call).collect()
+        let mut expired = Vec::new();
+        self.waiters.retain(|w| {
+            let due = w.deadline <= now;
+            if due {
+                expired.push(w.call);
+            }
+            !due
+        });
+        expired
     }
 
     /// Removes and returns every waiting call.
     pub fn drain(&mut self) -> Vec<CallId> {
-        std::mem::take(&mut self.waiters)
-            .into_iter()
-            .map(|w| w.call)
-            .collect()
+        let mut calls = Vec::new();
+        for waiter in self.waiters.drain(..) {
+            calls.push(waiter.call);
+        }
+        calls
     }
 
     pub fn next_deadline(&self) -> Option<u64> {

@@ -36,16 +36,13 @@ impl SessionCore {
         if self.frame_runtime(frame).is_none() {
             return;
         }
-        self.queue_items = queue
-            .queue
-            .iter()
-            .filter_map(|item| {
-                Some((
-                    item.id.to_string(),
-                    item.client_message_id.as_deref()?.to_owned(),
-                ))
-            })
-            .collect();
+        self.queue_items.clear();
+        for item in &queue.queue {
+            if let Some(client_message_id) = item.client_message_id.as_deref() {
+                let id = item.id.as_ref().to_owned();
+                self.queue_items.push((id, client_message_id.to_owned()));
+            }
+        }
         for removed in &queue.removed {
             if removed.disposition.as_deref() == Some("cancelled") {
                 if let (Some(id), Some(c)) = (
@@ -177,7 +174,7 @@ impl SessionCore {
             .iter()
             .any(|t| t.name == tool_name)
         {
-            let error = format!("Unknown external tool: {tool_name}");
+            let error = ["Unknown external tool: ", tool_name].concat();
             return self.send_tool_response(request_id.to_owned(), None, Some(error));
         }
         self.next_tool_handle += 1;
@@ -204,20 +201,19 @@ impl SessionCore {
         let outcome = Object::parse(outcome_json).unwrap_or_default();
         match outcome.object("result") {
             Some(result) => {
-                let content = result
-                    .array("content")
-                    .unwrap_or_default()
-                    .iter()
-                    .filter_map(Value::as_object)
-                    .map(|part| ExternalToolContent {
-                        content_type: part
-                            .str("type")
-                            .map_or_else(|| "text".to_owned(), |t| t.into_owned()),
-                        text: part.str("text").map(|t| t.into_owned()),
-                        data: part.str("data").map(|d| d.into_owned()),
-                        mime_type: part.str("mimeType").map(|m| m.into_owned()),
-                    })
-                    .collect();
+                let mut content = Vec::new();
+                for part in result.array("content").unwrap_or_default() {
+                    let Some(part) = part.as_object() else {
+                        continue;
+                    };
+                    let text = |key: &str| part.str(key).map(|t| t.into_owned());
+                    content.push(ExternalToolContent {
+                        content_type: text("type").unwrap_or_else(|| "text".to_owned()),
+                        text: text("text"),
+                        data: text("data"),
+                        mime_type: text("mimeType"),
+                    });
+                }
                 let is_error = (result.bool("isError") == Some(true)).then_some(true);
                 let result = ExternalToolResult { content, is_error };
                 self.send_tool_response(request_id, Some(result), None);

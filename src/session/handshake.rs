@@ -157,7 +157,7 @@ impl SessionCore {
             || {
                 let error = response.str("error").filter(|e| !e.is_empty());
                 SessionError::request_failed(error.map(|e| e.into_owned()).unwrap_or_else(|| {
-                    format!("Failed to retrieve conversation {conversation_id}")
+                    ["Failed to retrieve conversation ", &conversation_id].concat()
                 }))
             };
         if response.bool("success") != Some(true) {
@@ -197,18 +197,21 @@ impl SessionCore {
             .find_map(|o| o.str("model").filter(|m| !m.is_empty()))
             .map(|m| m.into_owned())
             .unwrap_or_default();
-        self.tools = agent
-            .as_ref()
-            .and_then(|a| a.array("tools"))
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|tool| match tool {
-                Value::String(name) => Some(name.as_ref().to_owned()),
-                Value::Object(tool) => tool.get("name").as_str().map(str::to_owned),
+        let mut tools = Vec::new();
+        for tool in agent.and_then(|a| a.array("tools")).unwrap_or_default() {
+            let name = match tool {
+                Value::String(name) => Some(name.as_ref()),
+                Value::Object(tool) => tool.get("name").as_str(),
                 _ => None,
-            })
-            .chain(self.config.options.tools.iter().map(|t| t.name.clone()))
-            .collect();
+            };
+            if let Some(name) = name {
+                tools.push(name.to_owned());
+            }
+        }
+        for tool in &self.config.options.tools {
+            tools.push(tool.name.clone());
+        }
+        self.tools = tools;
         let options = &self.config.options;
         let coordinator = CoordinatorConfig {
             label: self.config.label.to_owned(),
@@ -328,7 +331,7 @@ impl SessionCore {
             None => out.raw("agentId", "null"),
         };
         let session_id = match agent {
-            Some(a) => format!("{a}:{conversation}"),
+            Some(a) => [a, ":", conversation].concat(),
             None => conversation.to_owned(),
         };
         out.string("sessionId", &session_id)

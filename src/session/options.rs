@@ -101,20 +101,25 @@ fn text(o: &Object<'_>, key: &str) -> Option<String> {
 }
 
 fn strings(o: &Object<'_>, key: &str) -> Option<Vec<String>> {
-    let items = o.array(key)?;
-    Some(
-        items
-            .iter()
-            .filter_map(|item| item.as_str().map(str::to_owned))
-            .collect(),
-    )
+    let mut out = Vec::new();
+    for item in o.array(key)? {
+        if let Some(item) = item.as_str() {
+            out.push(item.to_owned());
+        }
+    }
+    Some(out)
 }
 
 impl SessionOptions {
     /// The normalized options (`permissionMode`, `cwd`, `stateless`, `skillSources`, `model`,
     /// `reasoningEffort`, `allowedTools`, `toolset`, `dreaming`, `hasCanUseTool`, `tools`).
     pub fn read(o: &Object<'_>) -> SessionOptions {
-        let tools = o.array("tools").unwrap_or_default();
+        let mut tools = Vec::new();
+        for tool in o.array("tools").unwrap_or_default() {
+            if let Some(tool) = tool.as_object().and_then(read_tool) {
+                tools.push(tool);
+            }
+        }
         SessionOptions {
             mode: normalize_permission_mode(o.str("permissionMode").as_deref()),
             cwd: text(o, "cwd"),
@@ -135,21 +140,20 @@ impl SessionOptions {
                     .unwrap_or(5),
             }),
             has_can_use_tool: o.bool("hasCanUseTool") == Some(true),
-            tools: tools
-                .iter()
-                .filter_map(Value::as_object)
-                .filter_map(|tool| {
-                    let name = text(tool, "name")?;
-                    Some(ExternalToolSpec {
-                        label: text(tool, "label").unwrap_or_else(|| name.clone()),
-                        description: text(tool, "description").unwrap_or_default(),
-                        parameters: tool.object("parameters")?.to_static(),
-                        name,
-                    })
-                })
-                .collect(),
+            tools,
         }
     }
+}
+
+/// One `tools[]` definition: `name` and `parameters` are required.
+fn read_tool(tool: &Object<'_>) -> Option<ExternalToolSpec> {
+    let name = text(tool, "name")?;
+    Some(ExternalToolSpec {
+        label: text(tool, "label").unwrap_or_else(|| name.clone()),
+        description: text(tool, "description").unwrap_or_default(),
+        parameters: tool.object("parameters")?.to_static(),
+        name,
+    })
 }
 
 /// `{"kind": "createAgent" | "newConversation" | "resumeAgent" | "resumeConversation" |

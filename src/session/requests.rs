@@ -37,7 +37,7 @@ impl ResponseMatch {
 }
 
 /// What a request is for, so the session knows what to do with its response.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
     /// A step of the start sequence.
     Handshake,
@@ -86,15 +86,22 @@ impl RequestTable {
     }
 
     /// The request this frame answers, removed from the table — except for
-    /// [`ResponseMatch::Candidates`] requests, which are returned as a copy and stay pending.
+    /// [`ResponseMatch::Candidates`] requests, which stay pending (what is returned for them
+    /// carries only their purpose and matcher).
     pub fn answer(&mut self, frame: &ParsedFrame<'_>) -> Option<Pending> {
         let id = frame.request_id.as_deref()?;
         let index = self
             .pending
             .iter()
             .position(|p| p.request_id == id && p.matcher.accepts(frame))?;
-        if self.pending[index].matcher == ResponseMatch::Candidates {
-            return Some(self.pending[index].clone());
+        let pending = &self.pending[index];
+        if matches!(pending.matcher, ResponseMatch::Candidates) {
+            return Some(Pending {
+                request_id: String::new(),
+                matcher: ResponseMatch::Candidates,
+                purpose: pending.purpose,
+                deadline: pending.deadline,
+            });
         }
         Some(self.pending.remove(index))
     }
@@ -110,10 +117,15 @@ impl RequestTable {
 
     /// Removes and returns every request whose deadline is at or before `now`.
     pub fn expired(&mut self, now: u64) -> Vec<Pending> {
-        let (expired, kept) = std::mem::take(&mut self.pending)
-            .into_iter()
-            .partition(|p| p.deadline <= now);
-        self.pending = kept;
+        let mut expired = Vec::new();
+        let mut index = 0;
+        while index < self.pending.len() {
+            if self.pending[index].deadline <= now {
+                expired.push(self.pending.remove(index));
+            } else {
+                index += 1;
+            }
+        }
         expired
     }
 

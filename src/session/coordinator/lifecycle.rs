@@ -23,7 +23,7 @@ impl TurnCoordinator {
             let timed_out =
                 !turn.terminal.is_authoritative() && turn.timeout_at.is_some_and(|t| t <= now_ms);
             if timed_out {
-                let detail = format!("Timed out waiting for {} turn", self.config.label);
+                let detail = ["Timed out waiting for ", &self.config.label, " turn"].concat();
                 self.fail_active(ErrorCode::Error, &detail, Some(false), now_ms);
                 self.replay_deferred(now_ms);
                 continue;
@@ -127,15 +127,19 @@ impl TurnCoordinator {
             return;
         }
         let mut pending = mem::take(&mut self.deferred);
-        while let Some(text) = pending.pop_front() {
+        let mut next = 0;
+        while next < pending.len() {
+            let text = mem::take(&mut pending[next]);
+            next += 1;
             if let Some(frame) = parse_frame(&text) {
                 self.dispatch(&frame, now_ms);
             }
             if !self.in_finishing_phase() && !self.deferred.is_empty() {
                 // A grace ended during the replay: what it deferred comes before the rest.
                 let mut front = mem::take(&mut self.deferred);
-                front.append(&mut pending);
+                front.extend(pending.drain(next..));
                 pending = front;
+                next = 0;
             }
         }
     }

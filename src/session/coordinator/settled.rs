@@ -1,37 +1,30 @@
 //! The last 256 settled run ids: their late deltas and duplicate receipts are dropped.
 
-use rustc_hash::FxHashSet;
-use std::collections::VecDeque;
-
 /// How many settled runs are remembered (oldest forgotten first).
 pub const MAX_SETTLED_RUNS: usize = 256;
 
-/// A bounded, insertion-ordered set of run ids.
+/// A bounded, insertion-ordered set of run ids. It holds at most 256 short ids, so a linear
+/// scan is as quick as hashing and keeps a hash-set instantiation out of the wasm.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct SettledRuns {
-    set: FxHashSet<Box<str>>,
-    order: VecDeque<Box<str>>,
+    order: Vec<String>,
 }
 
 impl SettledRuns {
     /// Whether `run_id` settled recently.
     pub fn contains(&self, run_id: &str) -> bool {
-        self.set.contains(run_id)
+        self.order.iter().any(|r| r == run_id)
     }
 
     /// Remembers `run_id`, evicting the oldest beyond [`MAX_SETTLED_RUNS`].
     pub fn insert(&mut self, run_id: &str) {
-        if run_id.is_empty() || self.set.contains(run_id) {
+        if run_id.is_empty() || self.contains(run_id) {
             return;
         }
-        let key: Box<str> = run_id.into();
-        self.set.insert(key.clone());
-        self.order.push_back(key);
-        if self.order.len() > MAX_SETTLED_RUNS {
-            if let Some(old) = self.order.pop_front() {
-                self.set.remove(&old);
-            }
+        if self.order.len() >= MAX_SETTLED_RUNS {
+            self.order.remove(0);
         }
+        self.order.push(run_id.to_owned());
     }
 }
 

@@ -67,15 +67,17 @@ impl TurnCoordinator {
             return;
         }
         match &turn.terminal {
-            Terminal::Streamed(outcome) => {
+            Terminal::Streamed(_) => {
                 // Waiting for `turn_finished`. A server that never sent one would leave the turn
                 // open forever, so there the idle confirms the streamed stop after the grace.
                 if !server_sends_turn_finished {
-                    turn.terminal = Terminal::Grace {
-                        outcome: outcome.clone(),
-                        deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
-                        authoritative: false,
-                    };
+                    if let Some(outcome) = turn.terminal.take_outcome() {
+                        turn.terminal = Terminal::Grace {
+                            outcome,
+                            deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
+                            authoritative: false,
+                        };
+                    }
                 }
                 return;
             }
