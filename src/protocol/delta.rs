@@ -31,7 +31,7 @@ impl<'a> StreamDelta<'a> {
         &self.object
     }
 
-    /// The known fields, in one pass over the members.
+    /// The known fields.
     pub fn fields(&self) -> DeltaFields<'_> {
         DeltaFields::read(&self.object)
     }
@@ -101,75 +101,33 @@ pub struct DeltaFields<'a> {
 }
 
 impl<'a> DeltaFields<'a> {
-    /// Reads the known members in one pass over the object (the last duplicate wins).
+    /// Reads the known members (the last duplicate wins).
     pub fn read(object: &'a Object<'a>) -> Self {
-        let absent = Value::absent();
-        let mut f = DeltaFields {
-            message_type: absent,
-            id: absent,
-            otid: absent,
-            seq_id: absent,
-            run_id: absent,
-            content: None,
-            reasoning: absent,
-            tool_call: None,
-            tool_calls: None,
-            tool_call_id: absent,
-            tool_return: None,
-            tool_returns: None,
-            status: absent,
-            detail: absent,
-            message: absent,
-            stop_reason: absent,
-            error_type: absent,
-            reason: absent,
-            attempt: absent,
-            max_attempts: absent,
-            delay_ms: absent,
-        };
-        for (key, value) in object.members() {
-            if let Some(slot) = f.value_slot(key) {
-                *slot = value;
-            } else if let Some(slot) = f.optional_slot(key) {
-                *slot = non_null(value);
-            }
+        let get = |key| object.get(key);
+        let optional = |key| non_null(object.get(key));
+        DeltaFields {
+            message_type: get("message_type"),
+            id: get("id"),
+            otid: get("otid"),
+            seq_id: get("seq_id"),
+            run_id: get("run_id"),
+            content: optional("content"),
+            reasoning: get("reasoning"),
+            tool_call: optional("tool_call"),
+            tool_calls: optional("tool_calls"),
+            tool_call_id: get("tool_call_id"),
+            tool_return: optional("tool_return"),
+            tool_returns: optional("tool_returns"),
+            status: get("status"),
+            detail: get("detail"),
+            message: get("message"),
+            stop_reason: get("stop_reason"),
+            error_type: get("error_type"),
+            reason: get("reason"),
+            attempt: get("attempt"),
+            max_attempts: get("max_attempts"),
+            delay_ms: get("delay_ms"),
         }
-        f
-    }
-
-    /// The field a member read as-is goes to (absent stays absent, `null` stays `null`).
-    fn value_slot(&mut self, key: &str) -> Option<&mut &'a Value<'a>> {
-        Some(match key {
-            "message_type" => &mut self.message_type,
-            "id" => &mut self.id,
-            "otid" => &mut self.otid,
-            "seq_id" => &mut self.seq_id,
-            "run_id" => &mut self.run_id,
-            "reasoning" => &mut self.reasoning,
-            "tool_call_id" => &mut self.tool_call_id,
-            "status" => &mut self.status,
-            "detail" => &mut self.detail,
-            "message" => &mut self.message,
-            "stop_reason" => &mut self.stop_reason,
-            "error_type" => &mut self.error_type,
-            "reason" => &mut self.reason,
-            "attempt" => &mut self.attempt,
-            "max_attempts" => &mut self.max_attempts,
-            "delay_ms" => &mut self.delay_ms,
-            _ => return None,
-        })
-    }
-
-    /// The field a member goes to when `null` must read as missing (`??` in the spec).
-    fn optional_slot(&mut self, key: &str) -> Option<&mut Option<&'a Value<'a>>> {
-        Some(match key {
-            "content" => &mut self.content,
-            "tool_call" => &mut self.tool_call,
-            "tool_calls" => &mut self.tool_calls,
-            "tool_return" => &mut self.tool_return,
-            "tool_returns" => &mut self.tool_returns,
-            _ => return None,
-        })
     }
 
     /// `firstToolCall`: the first element of a `tool_calls` array (`None` if it is empty or not an
