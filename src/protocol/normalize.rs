@@ -131,7 +131,7 @@ fn tool_call_message(
 ) -> SdkMessage {
     let function = call.function.as_ref();
     let Some(tool_call_id) = call.tool_call_id.as_str().or_else(|| call.id.as_str()) else {
-        let detail = format!("Missing tool_call_id in {kind} (uuid={uuid})");
+        let detail = ["Missing tool_call_id in ", kind, " (uuid=", &uuid, ")"].concat();
         return SdkMessage::Error(ErrorMessage {
             message: detail.clone(),
             error_code: Some(ErrorCode::ProtocolError),
@@ -219,7 +219,7 @@ fn error_message(f: &DeltaFields<'_>, label: &str, run_id: Option<String>) -> Sd
         .as_str()
         .or_else(|| f.message.as_str())
         .map(str::to_owned)
-        .unwrap_or_else(|| format!("{label} turn failed"));
+        .unwrap_or_else(|| [label, " turn failed"].concat());
     let stop_reason = f
         .stop_reason
         .as_str()
