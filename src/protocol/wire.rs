@@ -11,10 +11,8 @@ use std::borrow::Cow;
 pub fn plain_string(text: &str) -> Option<(&str, &str)> {
     let body = text.strip_prefix('"')?;
     let end = body.bytes().position(|b| b == b'"' || b == b'\\')?;
-    if body.as_bytes().get(end) != Some(&b'"') {
-        return None;
-    }
-    Some((body.get(..end)?, body.get(end + 1..)?))
+    let (string, rest) = body.split_at_checked(end)?;
+    Some((string, rest.strip_prefix('"')?))
 }
 
 /// The first element of an array when it is an object (`None` for an empty array, a first
