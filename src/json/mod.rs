@@ -180,15 +180,7 @@ impl<'a> Value<'a> {
 
     /// A deep copy that owns all its strings (for values kept beyond the parsed text).
     pub fn to_static(&self) -> Value<'static> {
-        match self {
-            Value::Absent => Value::Absent,
-            Value::Null => Value::Null,
-            Value::Bool(b) => Value::Bool(*b),
-            Value::Number(n) => Value::Number(*n),
-            Value::String(s) => Value::String(Cow::Owned(s.as_ref().to_owned())),
-            Value::Array(items) => Value::Array(items.iter().map(Value::to_static).collect()),
-            Value::Object(o) => Value::Object(o.to_static()),
-        }
+        self.clone().into_static()
     }
 
     /// [`Value::to_static`], reusing the strings that are already owned.
@@ -313,13 +305,7 @@ impl<'a> Object<'a> {
 
     /// A deep copy that owns all its strings.
     pub fn to_static(&self) -> Object<'static> {
-        Object {
-            members: self
-                .members
-                .iter()
-                .map(|(k, v)| (Cow::Owned(k.as_ref().to_owned()), v.to_static()))
-                .collect(),
-        }
+        self.clone().into_static()
     }
 
     /// [`Object::to_static`], reusing the strings that are already owned.
