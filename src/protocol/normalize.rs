@@ -132,15 +132,8 @@ fn tool_call_message(
     let function = call.function.as_ref();
     let Some(tool_call_id) = call.tool_call_id.as_str().or_else(|| call.id.as_str()) else {
         let detail = ["Missing tool_call_id in ", kind, " (uuid=", &uuid, ")"].concat();
-        return SdkMessage::Error(ErrorMessage {
-            message: detail.clone(),
-            error_code: Some(ErrorCode::ProtocolError),
-            approval_conflict: None,
-            recoverable: Some(false),
-            error_detail: Some(detail),
-            stop_reason: "protocol_error".to_owned(),
-            run_id,
-        });
+        let code = Some(ErrorCode::ProtocolError);
+        return error(detail, code, false, "protocol_error", run_id);
     };
     let tool_name = call
         .name
@@ -227,15 +220,27 @@ fn error_message(f: &DeltaFields<'_>, label: &str, run_id: Option<String>) -> Sd
         .unwrap_or("error");
     let conflict =
         is_approval_conflict_signal(Some(&detail), f.message.as_str(), Some(stop_reason));
+    let code = if conflict {
+        Some(ErrorCode::ApprovalConflict)
+    } else {
+        ErrorCode::from_stop_reason(stop_reason)
+    };
+    error(detail, code, conflict, stop_reason, run_id)
+}
+
+/// An `error` message whose `message` and `error_detail` are both `detail`.
+fn error(
+    detail: String,
+    error_code: Option<ErrorCode>,
+    approval_conflict: bool,
+    stop_reason: &str,
+    run_id: Option<String>,
+) -> SdkMessage {
     SdkMessage::Error(ErrorMessage {
         message: detail.clone(),
-        error_code: if conflict {
-            Some(ErrorCode::ApprovalConflict)
-        } else {
-            ErrorCode::from_stop_reason(stop_reason)
-        },
-        approval_conflict: conflict.then_some(true),
-        recoverable: Some(conflict),
+        error_code,
+        approval_conflict: approval_conflict.then_some(true),
+        recoverable: Some(approval_conflict),
         error_detail: Some(detail),
         stop_reason: stop_reason.to_owned(),
         run_id,
