@@ -224,34 +224,38 @@ fn loop_status_body(value: Value<'_>) -> FrameBody<'_> {
     })
 }
 
-/// The object elements of an array member (none when it is not an array).
-fn objects(value: Value<'_>) -> impl Iterator<Item = Object<'_>> {
-    value
-        .into_array()
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(Value::into_object)
+/// The elements of an array member (none when it is not an array).
+fn elements(value: Value<'_>) -> Vec<Value<'_>> {
+    value.into_array().unwrap_or_default()
 }
 
 fn queue_body(mut env: Envelope<'_>) -> QueueUpdateFrame<'_> {
-    let queue = objects(env.take(Member::Queue))
-        .filter_map(|mut item| {
-            Some(QueueItemFrame {
-                id: item.take("id").into_str()?,
-                client_message_id: item.take("client_message_id").into_str(),
-                kind: item.take("kind").into_str(),
-                source: item.take("source").into_str(),
-                // Copied as received, `null` included.
-                content: Some(item.take("content")).filter(|c| !matches!(c, Value::Absent)),
-                enqueued_at: item.take("enqueued_at").into_str(),
-            })
-        })
-        .collect();
-    let removed = objects(env.take(Member::Removed))
-        .map(|mut entry| RemovedQueueItem {
+    let mut frame = QueueUpdateFrame::default();
+    for item in elements(env.take(Member::Queue)) {
+        let Some(mut item) = item.into_object() else {
+            continue;
+        };
+        let Some(id) = item.take("id").into_str() else {
+            continue;
+        };
+        frame.queue.push(QueueItemFrame {
+            id,
+            client_message_id: item.take("client_message_id").into_str(),
+            kind: item.take("kind").into_str(),
+            source: item.take("source").into_str(),
+            // Copied as received, `null` included.
+            content: Some(item.take("content")).filter(|c| !matches!(c, Value::Absent)),
+            enqueued_at: item.take("enqueued_at").into_str(),
+        });
+    }
+    for entry in elements(env.take(Member::Removed)) {
+        let Some(mut entry) = entry.into_object() else {
+            continue;
+        };
+        frame.removed.push(RemovedQueueItem {
             client_message_id: entry.take("client_message_id").into_str(),
             disposition: entry.take("disposition").into_str(),
-        })
-        .collect();
-    QueueUpdateFrame { queue, removed }
+        });
+    }
+    frame
 }
