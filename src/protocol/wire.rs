@@ -23,12 +23,13 @@ pub fn first_object<'t, 'a>(value: &'t Value<'a>) -> Option<&'t crate::json::Obj
 
 /// The string elements of an array (other elements skipped; not an array → empty).
 pub fn string_items(value: Value<'_>) -> Vec<Cow<'_, str>> {
-    value
-        .into_array()
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(Value::into_str)
-        .collect()
+    let mut items = Vec::new();
+    for item in value.into_array().unwrap_or_default() {
+        if let Value::String(s) = item {
+            items.push(s);
+        }
+    }
+    items
 }
 
 /// A wire number as JS would write it back: integral values as integers (`4`, never `4.0`),
