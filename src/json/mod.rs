@@ -192,7 +192,11 @@ impl<'a> Value<'a> {
             Value::Number(n) => Value::Number(n),
             Value::String(s) => Value::String(Cow::Owned(s.into_owned())),
             Value::Array(items) => {
-                Value::Array(items.into_iter().map(Value::into_static).collect())
+                let mut owned = Vec::with_capacity(items.len());
+                for item in items {
+                    owned.push(item.into_static());
+                }
+                Value::Array(owned)
             }
             Value::Object(o) => Value::Object(o.into_static()),
         }
@@ -310,13 +314,11 @@ impl<'a> Object<'a> {
 
     /// [`Object::to_static`], reusing the strings that are already owned.
     pub fn into_static(self) -> Object<'static> {
-        Object {
-            members: self
-                .members
-                .into_iter()
-                .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_static()))
-                .collect(),
+        let mut members = Vec::with_capacity(self.members.len());
+        for (key, value) in self.members {
+            members.push((Cow::Owned(key.into_owned()), value.into_static()));
         }
+        Object { members }
     }
 
     /// About the length of the object's JSON text.
