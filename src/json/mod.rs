@@ -336,27 +336,38 @@ impl<'a> Object<'a> {
 /// is; an array → the concatenation of its string items and of its object items' string `text`
 /// (`None` when that is empty); an object → its string `text`; anything else → `None`.
 pub fn content_text<'t>(value: &'t Value<'_>) -> Option<Cow<'t, str>> {
-    match value {
-        Value::String(s) => Some(Cow::Borrowed(s)),
-        Value::Object(obj) => obj.get("text").as_str().map(Cow::Borrowed),
-        Value::Array(list) => {
-            let mut joined: Option<Cow<'t, str>> = None;
-            for item in list {
-                let piece = match item {
-                    Value::String(s) => s.as_ref(),
-                    Value::Object(obj) => match obj.get("text").as_str() {
-                        Some(s) => s,
-                        None => continue,
-                    },
-                    _ => continue,
-                };
-                match &mut joined {
-                    None => joined = Some(Cow::Borrowed(piece)),
-                    Some(prev) => prev.to_mut().push_str(piece),
+    let Value::Array(list) = value else {
+        return text_piece(value).map(Cow::Borrowed);
+    };
+    // The first piece stays borrowed until a second one comes.
+    let mut first: Option<&str> = None;
+    let mut joined = String::new();
+    for item in list {
+        let Some(piece) = text_piece(item) else {
+            continue;
+        };
+        match first {
+            None => first = Some(piece),
+            Some(first) => {
+                if joined.is_empty() {
+                    joined.push_str(first);
                 }
+                joined.push_str(piece);
             }
-            joined.filter(|s| !s.is_empty())
         }
+    }
+    if joined.is_empty() {
+        first.filter(|s| !s.is_empty()).map(Cow::Borrowed)
+    } else {
+        Some(Cow::Owned(joined))
+    }
+}
+
+/// A string itself, or an object's string `text`.
+fn text_piece<'t>(value: &'t Value<'_>) -> Option<&'t str> {
+    match value {
+        Value::String(s) => Some(s),
+        Value::Object(obj) => obj.get("text").as_str(),
         _ => None,
     }
 }
