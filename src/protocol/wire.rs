@@ -24,8 +24,8 @@ pub fn first_object<'t, 'a>(value: &'t Value<'a>) -> Option<&'t crate::json::Obj
 /// The string elements of an array (other elements skipped; not an array → empty).
 pub fn string_items(value: Value<'_>) -> Vec<Cow<'_, str>> {
     let mut items = Vec::new();
-    for item in value.into_array().unwrap_or_default() {
-        if let Value::String(s) = item {
+    for item in value.as_array().unwrap_or_default() {
+        if let Some(s) = item.to_str() {
             items.push(s);
         }
     }
