@@ -224,37 +224,32 @@ fn loop_status_body(value: Value<'_>) -> FrameBody<'_> {
     })
 }
 
-/// The elements of an array member (none when it is not an array).
-fn elements(value: Value<'_>) -> Vec<Value<'_>> {
-    value.into_array().unwrap_or_default()
+/// The object elements of an array member (none when it is not an array).
+fn objects<'t, 'a>(value: &'t Value<'a>) -> impl Iterator<Item = &'t Object<'a>> {
+    value.as_array().unwrap_or_default().iter().filter_map(Value::as_object)
 }
 
 fn queue_body(mut env: Envelope<'_>) -> QueueUpdateFrame<'_> {
     let mut frame = QueueUpdateFrame::default();
-    for item in elements(env.take(Member::Queue)) {
-        let Some(mut item) = item.into_object() else {
+    for item in objects(&env.take(Member::Queue)) {
+        let Some(id) = item.str("id") else {
             continue;
         };
-        let Some(id) = item.take("id").into_str() else {
-            continue;
-        };
+        let content = item.get("content");
         frame.queue.push(QueueItemFrame {
             id,
-            client_message_id: item.take("client_message_id").into_str(),
-            kind: item.take("kind").into_str(),
-            source: item.take("source").into_str(),
+            client_message_id: item.str("client_message_id"),
+            kind: item.str("kind"),
+            source: item.str("source"),
             // Copied as received, `null` included.
-            content: Some(item.take("content")).filter(|c| !matches!(c, Value::Absent)),
-            enqueued_at: item.take("enqueued_at").into_str(),
+            content: (!matches!(content, Value::Absent)).then(|| content.clone()),
+            enqueued_at: item.str("enqueued_at"),
         });
     }
-    for entry in elements(env.take(Member::Removed)) {
-        let Some(mut entry) = entry.into_object() else {
-            continue;
-        };
+    for entry in objects(&env.take(Member::Removed)) {
         frame.removed.push(RemovedQueueItem {
-            client_message_id: entry.take("client_message_id").into_str(),
-            disposition: entry.take("disposition").into_str(),
+            client_message_id: entry.str("client_message_id"),
+            disposition: entry.str("disposition"),
         });
     }
     frame
