@@ -180,15 +180,15 @@ fn body(kind: FrameKind, mut env: Envelope<'_>) -> FrameBody<'_> {
             DeviceStatusFrame::from_value(env.take(Member::DeviceStatus))
                 .map_or(FrameBody::Invalid, FrameBody::DeviceStatus)
         }
-        FrameKind::ControlRequest => match env.take(Member::Request).into_object() {
-            Some(mut req) => FrameBody::ControlRequest(ControlRequestFrame {
-                subtype: req.take("subtype").into_str(),
-                tool_name: req.take("tool_name").into_str(),
-                input: Some(req.take("input")).filter(Value::is_object),
-                tool_call_id: req.take("tool_call_id").into_str(),
-                permission_suggestions: req.take("permission_suggestions").non_null(),
-                blocked_path: req.take("blocked_path"),
-                diffs: req.take("diffs").non_null(),
+        FrameKind::ControlRequest => match env.take(Member::Request).as_object() {
+            Some(req) => FrameBody::ControlRequest(ControlRequestFrame {
+                subtype: req.str("subtype"),
+                tool_name: req.str("tool_name"),
+                input: Some(req.get("input")).filter(|v| v.is_object()).cloned(),
+                tool_call_id: req.str("tool_call_id"),
+                permission_suggestions: req.get("permission_suggestions").clone().non_null(),
+                blocked_path: req.get("blocked_path").clone(),
+                diffs: req.get("diffs").clone().non_null(),
             }),
             None => FrameBody::Invalid,
         },
