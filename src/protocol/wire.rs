@@ -10,9 +10,16 @@ use std::borrow::Cow;
 /// already validated as JSON the slice is exactly the decoded string.
 pub fn plain_string(text: &str) -> Option<(&str, &str)> {
     let body = text.strip_prefix('"')?;
-    let end = body.bytes().position(|b| b == b'"' || b == b'\\')?;
+    let mut end = 0;
+    loop {
+        match *body.as_bytes().get(end)? {
+            b'"' => break,
+            b'\\' => return None,
+            _ => end += 1,
+        }
+    }
     let (string, rest) = body.split_at_checked(end)?;
-    Some((string, rest.strip_prefix('"')?))
+    Some((string, rest.get(1..)?))
 }
 
 /// The first element of an array when it is an object (`None` for an empty array, a first
