@@ -52,10 +52,13 @@ impl<'a> StreamDelta<'a> {
     }
 }
 
-/// The delta keys read by the client (absent keys read as [`Value::Absent`], nested members that
-/// are absent or `null` as `None`). Unknown keys are skipped.
+/// The delta keys read by the client for every kind of delta (absent keys read as
+/// [`Value::Absent`], nested members that are absent or `null` as `None`); the others are read
+/// through [`DeltaFields::get`].
 #[derive(Debug, Clone, Copy)]
 pub struct DeltaFields<'a> {
+    /// The delta object.
+    pub object: &'a Object<'a>,
     /// `message_type`.
     pub message_type: &'a Value<'a>,
     /// `id` (becomes `uuid` when a string).
@@ -82,22 +85,6 @@ pub struct DeltaFields<'a> {
     pub tool_returns: Option<&'a Value<'a>>,
     /// `status`.
     pub status: &'a Value<'a>,
-    /// `detail` (errors).
-    pub detail: &'a Value<'a>,
-    /// `message` (errors).
-    pub message: &'a Value<'a>,
-    /// `stop_reason`.
-    pub stop_reason: &'a Value<'a>,
-    /// `error_type` (errors).
-    pub error_type: &'a Value<'a>,
-    /// `reason` (retry).
-    pub reason: &'a Value<'a>,
-    /// `attempt` (retry).
-    pub attempt: &'a Value<'a>,
-    /// `max_attempts` (retry).
-    pub max_attempts: &'a Value<'a>,
-    /// `delay_ms` (retry).
-    pub delay_ms: &'a Value<'a>,
 }
 
 impl<'a> DeltaFields<'a> {
@@ -106,6 +93,7 @@ impl<'a> DeltaFields<'a> {
         let get = |key| object.get(key);
         let optional = |key| non_null(object.get(key));
         DeltaFields {
+            object,
             message_type: get("message_type"),
             id: get("id"),
             otid: get("otid"),
@@ -119,15 +107,12 @@ impl<'a> DeltaFields<'a> {
             tool_return: optional("tool_return"),
             tool_returns: optional("tool_returns"),
             status: get("status"),
-            detail: get("detail"),
-            message: get("message"),
-            stop_reason: get("stop_reason"),
-            error_type: get("error_type"),
-            reason: get("reason"),
-            attempt: get("attempt"),
-            max_attempts: get("max_attempts"),
-            delay_ms: get("delay_ms"),
         }
+    }
+
+    /// Any member of the delta (`Value::Absent` when missing).
+    pub fn get(&self, key: &str) -> &'a Value<'a> {
+        self.object.get(key)
     }
 
     /// `firstToolCall`: the first element of a `tool_calls` array (`None` if it is empty or not an

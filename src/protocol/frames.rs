@@ -226,7 +226,11 @@ fn loop_status_body(value: Value<'_>) -> FrameBody<'_> {
 
 /// The object elements of an array member (none when it is not an array).
 fn objects<'t, 'a>(value: &'t Value<'a>) -> impl Iterator<Item = &'t Object<'a>> {
-    value.as_array().unwrap_or_default().iter().filter_map(Value::as_object)
+    value
+        .as_array()
+        .unwrap_or_default()
+        .iter()
+        .filter_map(Value::as_object)
 }
 
 fn queue_body(mut env: Envelope<'_>) -> QueueUpdateFrame<'_> {

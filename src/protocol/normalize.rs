@@ -86,10 +86,10 @@ pub fn normalize_delta(
         }
         Some("error_message" | "loop_error") => Some(error_message(f, label, run_id)),
         Some("retry") => Some(SdkMessage::Retry(RetryMessage {
-            reason: f.reason.as_str().unwrap_or("error").to_owned(),
-            attempt: number_or_zero(f.attempt),
-            max_attempts: number_or_zero(f.max_attempts),
-            delay_ms: number_or_zero(f.delay_ms),
+            reason: f.get("reason").as_str().unwrap_or("error").to_owned(),
+            attempt: number_or_zero(f.get("attempt")),
+            max_attempts: number_or_zero(f.get("max_attempts")),
+            delay_ms: number_or_zero(f.get("delay_ms")),
             run_id,
         })),
         Some("stop_reason" | "ping") => None,
@@ -208,18 +208,18 @@ fn tool_result_message(
 
 fn error_message(f: &DeltaFields<'_>, label: &str, run_id: Option<String>) -> SdkMessage {
     let detail = f
-        .detail
+        .get("detail")
         .as_str()
-        .or_else(|| f.message.as_str())
+        .or_else(|| f.get("message").as_str())
         .map(str::to_owned)
         .unwrap_or_else(|| [label, " turn failed"].concat());
     let stop_reason = f
-        .stop_reason
+        .get("stop_reason")
         .as_str()
-        .or_else(|| f.error_type.as_str())
+        .or_else(|| f.get("error_type").as_str())
         .unwrap_or("error");
     let conflict =
-        is_approval_conflict_signal(Some(&detail), f.message.as_str(), Some(stop_reason));
+        is_approval_conflict_signal(Some(&detail), f.get("message").as_str(), Some(stop_reason));
     let code = if conflict {
         Some(ErrorCode::ApprovalConflict)
     } else {
