@@ -59,32 +59,18 @@ impl<'a> StreamDelta<'a> {
 pub struct DeltaFields<'a> {
     /// The delta object.
     pub object: &'a Object<'a>,
-    /// `message_type`.
-    pub message_type: &'a Value<'a>,
     /// `id` (becomes `uuid` when a string).
     pub id: &'a Value<'a>,
-    /// `otid` (string or null is copied).
-    pub otid: &'a Value<'a>,
-    /// `seq_id` (copied when a number).
-    pub seq_id: &'a Value<'a>,
-    /// `run_id`.
-    pub run_id: &'a Value<'a>,
     /// `content` (text extracted on demand).
     pub content: Option<&'a Value<'a>>,
-    /// `reasoning`.
-    pub reasoning: &'a Value<'a>,
     /// `tool_call`.
     pub tool_call: Option<&'a Value<'a>>,
     /// `tool_calls` (array or object).
     pub tool_calls: Option<&'a Value<'a>>,
-    /// `tool_call_id`.
-    pub tool_call_id: &'a Value<'a>,
     /// `tool_return` (text extracted on demand).
     pub tool_return: Option<&'a Value<'a>>,
     /// `tool_returns` (an array).
     pub tool_returns: Option<&'a Value<'a>>,
-    /// `status`.
-    pub status: &'a Value<'a>,
 }
 
 impl<'a> DeltaFields<'a> {
@@ -94,19 +80,12 @@ impl<'a> DeltaFields<'a> {
         let optional = |key| non_null(object.get(key));
         DeltaFields {
             object,
-            message_type: get("message_type"),
             id: get("id"),
-            otid: get("otid"),
-            seq_id: get("seq_id"),
-            run_id: get("run_id"),
             content: optional("content"),
-            reasoning: get("reasoning"),
             tool_call: optional("tool_call"),
             tool_calls: optional("tool_calls"),
-            tool_call_id: get("tool_call_id"),
             tool_return: optional("tool_return"),
             tool_returns: optional("tool_returns"),
-            status: get("status"),
         }
     }
 

@@ -53,8 +53,8 @@ pub fn normalize_delta(
         Some(id) => id.to_owned(),
         None => uuids.mint(label),
     };
-    let run_id = f.run_id.as_str().map(str::to_owned);
-    match f.message_type.as_str() {
+    let run_id = f.get("run_id").as_str().map(str::to_owned);
+    match f.get("message_type").as_str() {
         Some("assistant_message") => {
             let content = f.content.and_then(content_text).filter(|c| !c.is_empty())?;
             Some(SdkMessage::Assistant(text_message(
@@ -65,7 +65,7 @@ pub fn normalize_delta(
             )))
         }
         Some("reasoning_message") => {
-            let content = match f.reasoning {
+            let content = match f.get("reasoning") {
                 Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
                 _ => f.content.and_then(content_text),
             }
@@ -109,12 +109,12 @@ fn text_message(
     TextMessage {
         content: content.into_owned(),
         uuid,
-        otid: match f.otid {
+        otid: match f.get("otid") {
             Value::String(s) => Some(Some(s.as_ref().to_owned())),
             Value::Null => Some(None),
             _ => None,
         },
-        seq_id: number(f.seq_id),
+        seq_id: number(f.get("seq_id")),
         run_id,
     }
 }
@@ -179,7 +179,7 @@ fn tool_result_message(
     uuid: &mut impl FnMut() -> String,
 ) -> Option<ToolResultMessage> {
     let first = f.first_tool_return();
-    let tool_call_id = match f.tool_call_id.as_str() {
+    let tool_call_id = match f.get("tool_call_id").as_str() {
         Some(id) => id,
         None => match &first {
             Some(ret) => ret.tool_call_id.as_str()?,
@@ -192,7 +192,7 @@ fn tool_result_message(
         None => f.content,
     });
     let content = source.and_then(content_text).unwrap_or_default();
-    let status = match (f.status, &first) {
+    let status = match (f.get("status"), &first) {
         (Value::String(s), _) => Some(s.as_ref()),
         (_, Some(ret)) => ret.status.as_str(),
         (_, None) => None,
