@@ -1,6 +1,6 @@
 //! Borrowed view of a `stream_delta.delta` object: the fields normalization and turn logic read.
-//! The delta keeps its parsed object (written back as `stream_event.event`); fields are
-//! views into it, and nested members (tool calls and returns) are read only on demand.
+//! The delta keeps its parsed object (written back as `stream_event.event`); members are read
+//! from it on demand, each where it is used.
 
 use super::wire::first_object;
 use crate::json::{Object, Value};
@@ -52,40 +52,23 @@ impl<'a> StreamDelta<'a> {
     }
 }
 
-/// The delta keys read by the client for every kind of delta (absent keys read as
-/// [`Value::Absent`], nested members that are absent or `null` as `None`); the others are read
-/// through [`DeltaFields::get`].
+/// A delta's members as normalization reads them: [`DeltaFields::get`] (absent reads as
+/// [`Value::Absent`], the last duplicate wins), [`DeltaFields::optional`] (JS `??`), and the
+/// nested tool call and tool return.
 #[derive(Debug, Clone, Copy)]
 pub struct DeltaFields<'a> {
     /// The delta object.
     pub object: &'a Object<'a>,
     /// `id` (becomes `uuid` when a string).
     pub id: &'a Value<'a>,
-    /// `content` (text extracted on demand).
-    pub content: Option<&'a Value<'a>>,
-    /// `tool_call`.
-    pub tool_call: Option<&'a Value<'a>>,
-    /// `tool_calls` (array or object).
-    pub tool_calls: Option<&'a Value<'a>>,
-    /// `tool_return` (text extracted on demand).
-    pub tool_return: Option<&'a Value<'a>>,
-    /// `tool_returns` (an array).
-    pub tool_returns: Option<&'a Value<'a>>,
 }
 
 impl<'a> DeltaFields<'a> {
-    /// Reads the known members (the last duplicate wins).
+    /// A view of the delta object.
     pub fn read(object: &'a Object<'a>) -> Self {
-        let get = |key| object.get(key);
-        let optional = |key| non_null(object.get(key));
         DeltaFields {
             object,
-            id: get("id"),
-            content: optional("content"),
-            tool_call: optional("tool_call"),
-            tool_calls: optional("tool_calls"),
-            tool_return: optional("tool_return"),
-            tool_returns: optional("tool_returns"),
+            id: object.get("id"),
         }
     }
 
@@ -94,19 +77,27 @@ impl<'a> DeltaFields<'a> {
         self.object.get(key)
     }
 
+    /// A member, `None` when absent or `null` (JS `??`).
+    pub fn optional(&self, key: &str) -> Option<&'a Value<'a>> {
+        non_null(self.object.get(key))
+    }
+
     /// `firstToolCall`: the first element of a `tool_calls` array (`None` if it is empty or not an
     /// object), `tool_calls` itself when it is an object, else `tool_call` when it is an object.
     pub fn first_tool_call(&self) -> Option<ToolCallFields<'a>> {
-        match self.tool_calls {
+        match self.optional("tool_calls") {
             Some(calls @ Value::Array(_)) => first_object(calls).map(ToolCallFields::read),
             Some(Value::Object(call)) => Some(ToolCallFields::read(call)),
-            _ => self.tool_call?.as_object().map(ToolCallFields::read),
+            _ => self
+                .optional("tool_call")?
+                .as_object()
+                .map(ToolCallFields::read),
         }
     }
 
     /// `firstToolReturn`: the first element of a `tool_returns` array when it is an object.
     pub fn first_tool_return(&self) -> Option<ToolReturnFields<'a>> {
-        let first = first_object(self.tool_returns?)?;
+        let first = first_object(self.get("tool_returns"))?;
         Some(ToolReturnFields {
             tool_call_id: first.get("tool_call_id"),
             tool_return: non_null(first.get("tool_return")),

@@ -56,7 +56,7 @@ pub fn normalize_delta(
     let run_id = f.get("run_id").as_str().map(str::to_owned);
     match f.get("message_type").as_str() {
         Some("assistant_message") => {
-            let content = f.content.and_then(content_text).filter(|c| !c.is_empty())?;
+            let content = content_text(f.get("content")).filter(|c| !c.is_empty())?;
             Some(SdkMessage::Assistant(text_message(
                 f,
                 content,
@@ -67,7 +67,7 @@ pub fn normalize_delta(
         Some("reasoning_message") => {
             let content = match f.get("reasoning") {
                 Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
-                _ => f.content.and_then(content_text),
+                _ => content_text(f.get("content")),
             }
             .filter(|c| !c.is_empty())?;
             Some(SdkMessage::Reasoning(text_message(
@@ -187,9 +187,9 @@ fn tool_result_message(
         },
     };
     // `delta.tool_return ?? ret.tool_return ?? ret.content`, where `ret` defaults to the delta.
-    let source = f.tool_return.or_else(|| match &first {
+    let source = f.optional("tool_return").or_else(|| match &first {
         Some(ret) => ret.tool_return.or(ret.content),
-        None => f.content,
+        None => f.optional("content"),
     });
     let content = source.and_then(content_text).unwrap_or_default();
     let status = match (f.get("status"), &first) {
