@@ -84,83 +84,21 @@ impl<'a> DeltaFields<'a> {
 
     /// `firstToolCall`: the first element of a `tool_calls` array (`None` if it is empty or not an
     /// object), `tool_calls` itself when it is an object, else `tool_call` when it is an object.
-    pub fn first_tool_call(&self) -> Option<ToolCallFields<'a>> {
+    pub fn first_tool_call(&self) -> Option<&'a Object<'a>> {
         match self.optional("tool_calls") {
-            Some(calls @ Value::Array(_)) => first_object(calls).map(ToolCallFields::read),
-            Some(Value::Object(call)) => Some(ToolCallFields::read(call)),
-            _ => self
-                .optional("tool_call")?
-                .as_object()
-                .map(ToolCallFields::read),
+            Some(calls @ Value::Array(_)) => first_object(calls),
+            Some(Value::Object(call)) => Some(call),
+            _ => self.optional("tool_call")?.as_object(),
         }
     }
 
     /// `firstToolReturn`: the first element of a `tool_returns` array when it is an object.
-    pub fn first_tool_return(&self) -> Option<ToolReturnFields<'a>> {
-        let first = first_object(self.get("tool_returns"))?;
-        Some(ToolReturnFields {
-            tool_call_id: first.get("tool_call_id"),
-            tool_return: non_null(first.get("tool_return")),
-            content: non_null(first.get("content")),
-            status: first.get("status"),
-        })
+    pub fn first_tool_return(&self) -> Option<&'a Object<'a>> {
+        first_object(self.get("tool_returns"))
     }
 }
 
 /// `value` unless it is absent or `null` (JS `??`).
-fn non_null<'t, 'a>(value: &'t Value<'a>) -> Option<&'t Value<'a>> {
+pub fn non_null<'t, 'a>(value: &'t Value<'a>) -> Option<&'t Value<'a>> {
     (!value.is_nullish()).then_some(value)
-}
-
-/// One tool call of a `tool_call_message` / `approval_request_message`.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolCallFields<'a> {
-    /// `tool_call_id`.
-    pub tool_call_id: &'a Value<'a>,
-    /// `id` (OpenAI form).
-    pub id: &'a Value<'a>,
-    /// `name`.
-    pub name: &'a Value<'a>,
-    /// `function` object (OpenAI nested form), when an object.
-    pub function: Option<FunctionFields<'a>>,
-    /// `arguments` (object, string, or anything; `None` when absent or null).
-    pub arguments: Option<&'a Value<'a>>,
-}
-
-impl<'a> ToolCallFields<'a> {
-    /// Reads a tool call object.
-    pub fn read(call: &'a Object<'a>) -> Self {
-        ToolCallFields {
-            tool_call_id: call.get("tool_call_id"),
-            id: call.get("id"),
-            name: call.get("name"),
-            function: call.object("function").map(|function| FunctionFields {
-                name: function.get("name"),
-                arguments: non_null(function.get("arguments")),
-            }),
-            arguments: non_null(call.get("arguments")),
-        }
-    }
-}
-
-/// `tool_call.function` of the OpenAI nested form.
-#[derive(Debug, Clone, Copy)]
-pub struct FunctionFields<'a> {
-    /// `function.name`.
-    pub name: &'a Value<'a>,
-    /// `function.arguments`.
-    pub arguments: Option<&'a Value<'a>>,
-}
-
-/// One entry of `tool_returns`.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolReturnFields<'a> {
-    /// `tool_call_id`.
-    pub tool_call_id: &'a Value<'a>,
-    /// `tool_return`.
-    pub tool_return: Option<&'a Value<'a>>,
-    /// `content`.
-    pub content: Option<&'a Value<'a>>,
-    /// `status`.
-    pub status: &'a Value<'a>,
 }

@@ -1,6 +1,6 @@
 //! `stream_delta.delta` → `SDKMessage` (spec §3.6 table, transcript.md §10.1 identity rules).
 
-use super::delta::{DeltaFields, StreamDelta, ToolCallFields};
+use super::delta::{non_null, DeltaFields, StreamDelta};
 use super::errors::{is_approval_conflict_signal, ErrorCode};
 use super::sdk_message::{
     ErrorMessage, RetryMessage, SdkMessage, StreamEventMessage, TextMessage, ToolCallMessage,
@@ -79,7 +79,7 @@ pub fn normalize_delta(
         }
         Some(kind @ ("tool_call_message" | "approval_request_message")) => {
             let call = f.first_tool_call()?;
-            Some(tool_call_message(kind, &call, uuid(), run_id))
+            Some(tool_call_message(kind, call, uuid(), run_id))
         }
         Some("tool_return_message") => {
             tool_result_message(f, run_id, &mut uuid).map(SdkMessage::ToolResult)
@@ -125,24 +125,27 @@ fn number_or_zero(value: &Value<'_>) -> Number {
 
 fn tool_call_message(
     kind: &str,
-    call: &ToolCallFields<'_>,
+    call: &Object<'_>,
     uuid: String,
     run_id: Option<String>,
 ) -> SdkMessage {
-    let function = call.function.as_ref();
-    let Some(tool_call_id) = call.tool_call_id.as_str().or_else(|| call.id.as_str()) else {
+    let function = call.object("function");
+    let Some(tool_call_id) = call
+        .get("tool_call_id")
+        .as_str()
+        .or_else(|| call.get("id").as_str())
+    else {
         let detail = ["Missing tool_call_id in ", kind, " (uuid=", &uuid, ")"].concat();
         let code = Some(ErrorCode::ProtocolError);
         return error(detail, code, false, "protocol_error", run_id);
     };
     let tool_name = call
-        .name
+        .get("name")
         .as_str()
-        .or_else(|| function.and_then(|f| f.name.as_str()))
+        .or_else(|| function?.get("name").as_str())
         .unwrap_or("?");
-    let arguments = call
-        .arguments
-        .or_else(|| function.and_then(|f| f.arguments));
+    let arguments =
+        non_null(call.get("arguments")).or_else(|| non_null(function?.get("arguments")));
     let (tool_input, raw_arguments) = tool_input_from_arguments(arguments);
     SdkMessage::ToolCall(ToolCallMessage {
         tool_call_id: tool_call_id.to_owned(),
@@ -181,20 +184,17 @@ fn tool_result_message(
     let first = f.first_tool_return();
     let tool_call_id = match f.get("tool_call_id").as_str() {
         Some(id) => id,
-        None => match &first {
-            Some(ret) => ret.tool_call_id.as_str()?,
-            None => return None,
-        },
+        None => first?.get("tool_call_id").as_str()?,
     };
     // `delta.tool_return ?? ret.tool_return ?? ret.content`, where `ret` defaults to the delta.
-    let source = f.optional("tool_return").or_else(|| match &first {
-        Some(ret) => ret.tool_return.or(ret.content),
+    let source = f.optional("tool_return").or_else(|| match first {
+        Some(ret) => non_null(ret.get("tool_return")).or_else(|| non_null(ret.get("content"))),
         None => f.optional("content"),
     });
     let content = source.and_then(content_text).unwrap_or_default();
-    let status = match (f.get("status"), &first) {
+    let status = match (f.get("status"), first) {
         (Value::String(s), _) => Some(s.as_ref()),
-        (_, Some(ret)) => ret.status.as_str(),
+        (_, Some(ret)) => ret.get("status").as_str(),
         (_, None) => None,
     };
     Some(ToolResultMessage {
