@@ -165,11 +165,9 @@ pub fn tool_input_from_arguments(args: Option<&Value<'_>>) -> (Object<'static>, 
         Some(Value::String(s)) if !s.is_empty() => s.as_ref(),
         _ => return (Object::new(), None),
     };
-    let trimmed = raw.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
-    if trimmed.starts_with('{') {
-        if let Some(parsed) = Object::parse(trimmed) {
-            return (parsed.into_static(), Some(raw.to_owned()));
-        }
+    // JSON whitespace is exactly what the rule trims (space, tab, LF, CR): no trim needed.
+    if let Some(parsed) = Object::parse(raw) {
+        return (parsed.into_static(), Some(raw.to_owned()));
     }
     let mut wrapper = Object::new();
     wrapper.push("raw", Value::String(Cow::Owned(raw.to_owned())));
