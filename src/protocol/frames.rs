@@ -212,15 +212,15 @@ fn body(kind: FrameKind, mut env: Envelope<'_>) -> FrameBody<'_> {
 }
 
 fn loop_status_body(value: Value<'_>) -> FrameBody<'_> {
-    let Some(mut loop_status) = value.into_object() else {
+    let Some(loop_status) = value.as_object() else {
         return FrameBody::Invalid;
     };
-    let Some(status) = loop_status.take("status").into_str() else {
+    let Some(status) = loop_status.str("status") else {
         return FrameBody::Invalid;
     };
     FrameBody::LoopStatus(LoopStatusFrame {
         status,
-        active_run_ids: string_items(loop_status.take("active_run_ids")),
+        active_run_ids: string_items(loop_status.get("active_run_ids")),
     })
 }
 

@@ -29,7 +29,7 @@ pub fn first_object<'t, 'a>(value: &'t Value<'a>) -> Option<&'t crate::json::Obj
 }
 
 /// The string elements of an array (other elements skipped; not an array → empty).
-pub fn string_items(value: Value<'_>) -> Vec<Cow<'_, str>> {
+pub fn string_items<'a>(value: &Value<'a>) -> Vec<Cow<'a, str>> {
     let mut items = Vec::new();
     for item in value.as_array().unwrap_or_default() {
         if let Some(s) = item.to_str() {
@@ -81,7 +81,7 @@ mod tests {
             first_object(&parse(r#"[{"a":1},2]"#)).unwrap().f64("a"),
             Some(1.0)
         );
-        assert_eq!(string_items(parse(r#"["a",1,"b"]"#)), ["a", "b"]);
-        assert!(string_items(parse("{}")).is_empty());
+        assert_eq!(string_items(&parse(r#"["a",1,"b"]"#)), ["a", "b"]);
+        assert!(string_items(&parse("{}")).is_empty());
     }
 }
