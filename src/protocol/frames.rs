@@ -224,18 +224,17 @@ fn loop_status_body(value: Value<'_>) -> FrameBody<'_> {
     })
 }
 
-/// The object elements of an array member (none when it is not an array).
-fn objects<'t, 'a>(value: &'t Value<'a>) -> impl Iterator<Item = &'t Object<'a>> {
-    value
-        .as_array()
-        .unwrap_or_default()
-        .iter()
-        .filter_map(Value::as_object)
+/// The elements of an array member (none when it is not an array).
+fn elements<'t, 'a>(value: &'t Value<'a>) -> &'t [Value<'a>] {
+    value.as_array().unwrap_or_default()
 }
 
 fn queue_body(mut env: Envelope<'_>) -> QueueUpdateFrame<'_> {
     let mut frame = QueueUpdateFrame::default();
-    for item in objects(&env.take(Member::Queue)) {
+    for item in elements(&env.take(Member::Queue)) {
+        let Some(item) = item.as_object() else {
+            continue;
+        };
         let Some(id) = item.str("id") else {
             continue;
         };
@@ -250,7 +249,10 @@ fn queue_body(mut env: Envelope<'_>) -> QueueUpdateFrame<'_> {
             enqueued_at: item.str("enqueued_at"),
         });
     }
-    for entry in objects(&env.take(Member::Removed)) {
+    for entry in elements(&env.take(Member::Removed)) {
+        let Some(entry) = entry.as_object() else {
+            continue;
+        };
         frame.removed.push(RemovedQueueItem {
             client_message_id: entry.str("client_message_id"),
             disposition: entry.str("disposition"),
