@@ -55,27 +55,20 @@ pub fn normalize_delta(
     };
     let run_id = f.get("run_id").as_str().map(str::to_owned);
     match f.get("message_type").as_str() {
-        Some("assistant_message") => {
-            let content = content_text(f.get("content")).filter(|c| !c.is_empty())?;
-            Some(SdkMessage::Assistant(text_message(
-                f,
-                content,
-                uuid(),
-                run_id,
-            )))
-        }
-        Some("reasoning_message") => {
+        Some(kind @ ("assistant_message" | "reasoning_message")) => {
+            let reasoning = kind == "reasoning_message";
+            // A reasoning message prefers its string `reasoning` over `content`.
             let content = match f.get("reasoning") {
-                Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
+                Value::String(s) if reasoning => Some(Cow::Borrowed(s.as_ref())),
                 _ => content_text(f.get("content")),
             }
             .filter(|c| !c.is_empty())?;
-            Some(SdkMessage::Reasoning(text_message(
-                f,
-                content,
-                uuid(),
-                run_id,
-            )))
+            let message = text_message(f, content, uuid(), run_id);
+            Some(if reasoning {
+                SdkMessage::Reasoning(message)
+            } else {
+                SdkMessage::Assistant(message)
+            })
         }
         Some(kind @ ("tool_call_message" | "approval_request_message")) => {
             let call = f.first_tool_call()?;
