@@ -1,5 +1,5 @@
 //! Incoming frames: a one-pass parse through [`crate::json`] into typed bodies that borrow from
-//! the frame text (the envelope's members are moved out once, each body takes only its own
+//! the frame text (the envelope's members are moved out once, each body reads only its own
 //! members), with a cheap `type` peek so that unwanted big frames are never parsed.
 //!
 //! Malformed input never panics: text that is not a JSON object yields `None` (dropped), and a
