@@ -27,7 +27,7 @@ use std::borrow::Cow;
 
 /// A JSON value. Strings borrow from the parsed text unless they had escapes; arrays and objects
 /// own their elements. [`Value::Absent`] stands for a missing member (it is never parsed).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub enum Value<'a> {
     /// The member is not present.
     #[default]
@@ -38,6 +38,37 @@ pub enum Value<'a> {
     String(Cow<'a, str>),
     Array(Vec<Value<'a>>),
     Object(Object<'a>),
+}
+
+/// Written out with plain loops: smaller in WebAssembly than the derived generic slice clone.
+impl Clone for Value<'_> {
+    fn clone(&self) -> Self {
+        match self {
+            Value::Absent => Value::Absent,
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Number(n) => Value::Number(*n),
+            Value::String(s) => Value::String(s.clone()),
+            Value::Array(items) => {
+                let mut copy = Vec::with_capacity(items.len());
+                for item in items {
+                    copy.push(item.clone());
+                }
+                Value::Array(copy)
+            }
+            Value::Object(o) => Value::Object(o.clone()),
+        }
+    }
+}
+
+impl Clone for Object<'_> {
+    fn clone(&self) -> Self {
+        let mut members = Vec::with_capacity(self.members.len());
+        for (key, value) in &self.members {
+            members.push((key.clone(), value.clone()));
+        }
+        Object { members }
+    }
 }
 
 /// What a missing member reads as (borrowed by [`Object::get`]).
@@ -183,15 +214,7 @@ impl<'a> Value<'a> {
 
     /// A deep copy that owns all its strings (for values kept beyond the parsed text).
     pub fn to_static(&self) -> Value<'static> {
-        match self {
-            Value::Absent => Value::Absent,
-            Value::Null => Value::Null,
-            Value::Bool(b) => Value::Bool(*b),
-            Value::Number(n) => Value::Number(*n),
-            Value::String(s) => Value::String(Cow::Owned(s.as_ref().to_owned())),
-            Value::Array(items) => Value::Array(items.iter().map(Value::to_static).collect()),
-            Value::Object(o) => Value::Object(o.to_static()),
-        }
+        self.clone().into_static()
     }
 
     /// [`Value::to_static`], reusing the strings that are already owned.
@@ -203,7 +226,11 @@ impl<'a> Value<'a> {
             Value::Number(n) => Value::Number(n),
             Value::String(s) => Value::String(Cow::Owned(s.into_owned())),
             Value::Array(items) => {
-                Value::Array(items.into_iter().map(Value::into_static).collect())
+                let mut owned = Vec::with_capacity(items.len());
+                for item in items {
+                    owned.push(item.into_static());
+                }
+                Value::Array(owned)
             }
             Value::Object(o) => Value::Object(o.into_static()),
         }
@@ -222,7 +249,7 @@ impl<'a> Value<'a> {
 }
 
 /// The members of one JSON object, in document order (duplicates included).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Default, PartialEq)]
 pub struct Object<'a> {
     members: Vec<(Cow<'a, str>, Value<'a>)>,
 }
@@ -316,24 +343,16 @@ impl<'a> Object<'a> {
 
     /// A deep copy that owns all its strings.
     pub fn to_static(&self) -> Object<'static> {
-        Object {
-            members: self
-                .members
-                .iter()
-                .map(|(k, v)| (Cow::Owned(k.as_ref().to_owned()), v.to_static()))
-                .collect(),
-        }
+        self.clone().into_static()
     }
 
     /// [`Object::to_static`], reusing the strings that are already owned.
     pub fn into_static(self) -> Object<'static> {
-        Object {
-            members: self
-                .members
-                .into_iter()
-                .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_static()))
-                .collect(),
+        let mut members = Vec::with_capacity(self.members.len());
+        for (key, value) in self.members {
+            members.push((Cow::Owned(key.into_owned()), value.into_static()));
         }
+        Object { members }
     }
 
     /// About the length of the object's JSON text.
@@ -351,27 +370,38 @@ impl<'a> Object<'a> {
 /// is; an array → the concatenation of its string items and of its object items' string `text`
 /// (`None` when that is empty); an object → its string `text`; anything else → `None`.
 pub fn content_text<'t>(value: &'t Value<'_>) -> Option<Cow<'t, str>> {
-    match value {
-        Value::String(s) => Some(Cow::Borrowed(s)),
-        Value::Object(obj) => obj.get("text").as_str().map(Cow::Borrowed),
-        Value::Array(list) => {
-            let mut joined: Option<Cow<'t, str>> = None;
-            for item in list {
-                let piece = match item {
-                    Value::String(s) => s.as_ref(),
-                    Value::Object(obj) => match obj.get("text").as_str() {
-                        Some(s) => s,
-                        None => continue,
-                    },
-                    _ => continue,
-                };
-                match &mut joined {
-                    None => joined = Some(Cow::Borrowed(piece)),
-                    Some(prev) => prev.to_mut().push_str(piece),
+    let Value::Array(list) = value else {
+        return text_piece(value).map(Cow::Borrowed);
+    };
+    // The first piece stays borrowed until a second one comes.
+    let mut first: Option<&str> = None;
+    let mut joined = String::new();
+    for item in list {
+        let Some(piece) = text_piece(item) else {
+            continue;
+        };
+        match first {
+            None => first = Some(piece),
+            Some(first) => {
+                if joined.is_empty() {
+                    joined.push_str(first);
                 }
+                joined.push_str(piece);
             }
-            joined.filter(|s| !s.is_empty())
         }
+    }
+    if joined.is_empty() {
+        first.filter(|s| !s.is_empty()).map(Cow::Borrowed)
+    } else {
+        Some(Cow::Owned(joined))
+    }
+}
+
+/// A string itself, or an object's string `text`.
+fn text_piece<'t>(value: &'t Value<'_>) -> Option<&'t str> {
+    match value {
+        Value::String(s) => Some(s),
+        Value::Object(obj) => obj.get("text").as_str(),
         _ => None,
     }
 }

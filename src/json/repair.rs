@@ -62,6 +62,9 @@ fn replace_lone_surrogates(text: &str) -> Option<String> {
 
 /// The UTF-16 unit of the four hex digits at `at`.
 fn unit(bytes: &[u8], at: usize) -> Option<u16> {
-    let hex = std::str::from_utf8(bytes.get(at..at + 4)?).ok()?;
-    u16::from_str_radix(hex, 16).ok()
+    let mut unit = 0;
+    for i in at..at + 4 {
+        unit = unit << 4 | char::from(*bytes.get(i)?).to_digit(16)?;
+    }
+    Some(unit as u16)
 }

@@ -1,6 +1,6 @@
 //! Borrowed view of a `stream_delta.delta` object: the fields normalization and turn logic read.
-//! The delta keeps its parsed object (written back as `stream_event.event`); fields are
-//! views into it, and nested members (tool calls and returns) are read only on demand.
+//! The delta keeps its parsed object (written back as `stream_event.event`); members are read
+//! from it on demand, each where it is used.
 
 use super::wire::first_object;
 use crate::json::{Object, Value};
@@ -31,7 +31,7 @@ impl<'a> StreamDelta<'a> {
         &self.object
     }
 
-    /// The known fields, in one pass over the members.
+    /// The known fields.
     pub fn fields(&self) -> DeltaFields<'_> {
         DeltaFields::read(&self.object)
     }
@@ -52,202 +52,53 @@ impl<'a> StreamDelta<'a> {
     }
 }
 
-/// The delta keys read by the client (absent keys read as [`Value::Absent`], nested members that
-/// are absent or `null` as `None`). Unknown keys are skipped.
+/// A delta's members as normalization reads them: [`DeltaFields::get`] (absent reads as
+/// [`Value::Absent`], the last duplicate wins), [`DeltaFields::optional`] (JS `??`), and the
+/// nested tool call and tool return.
 #[derive(Debug, Clone, Copy)]
 pub struct DeltaFields<'a> {
-    /// `message_type`.
-    pub message_type: &'a Value<'a>,
+    /// The delta object.
+    pub object: &'a Object<'a>,
     /// `id` (becomes `uuid` when a string).
     pub id: &'a Value<'a>,
-    /// `otid` (string or null is copied).
-    pub otid: &'a Value<'a>,
-    /// `seq_id` (copied when a number).
-    pub seq_id: &'a Value<'a>,
-    /// `run_id`.
-    pub run_id: &'a Value<'a>,
-    /// `content` (text extracted on demand).
-    pub content: Option<&'a Value<'a>>,
-    /// `reasoning`.
-    pub reasoning: &'a Value<'a>,
-    /// `tool_call`.
-    pub tool_call: Option<&'a Value<'a>>,
-    /// `tool_calls` (array or object).
-    pub tool_calls: Option<&'a Value<'a>>,
-    /// `tool_call_id`.
-    pub tool_call_id: &'a Value<'a>,
-    /// `tool_return` (text extracted on demand).
-    pub tool_return: Option<&'a Value<'a>>,
-    /// `tool_returns` (an array).
-    pub tool_returns: Option<&'a Value<'a>>,
-    /// `status`.
-    pub status: &'a Value<'a>,
-    /// `detail` (errors).
-    pub detail: &'a Value<'a>,
-    /// `message` (errors).
-    pub message: &'a Value<'a>,
-    /// `stop_reason`.
-    pub stop_reason: &'a Value<'a>,
-    /// `error_type` (errors).
-    pub error_type: &'a Value<'a>,
-    /// `reason` (retry).
-    pub reason: &'a Value<'a>,
-    /// `attempt` (retry).
-    pub attempt: &'a Value<'a>,
-    /// `max_attempts` (retry).
-    pub max_attempts: &'a Value<'a>,
-    /// `delay_ms` (retry).
-    pub delay_ms: &'a Value<'a>,
 }
 
 impl<'a> DeltaFields<'a> {
-    /// Reads the known members in one pass over the object (the last duplicate wins).
+    /// A view of the delta object.
     pub fn read(object: &'a Object<'a>) -> Self {
-        let absent = Value::absent();
-        let mut f = DeltaFields {
-            message_type: absent,
-            id: absent,
-            otid: absent,
-            seq_id: absent,
-            run_id: absent,
-            content: None,
-            reasoning: absent,
-            tool_call: None,
-            tool_calls: None,
-            tool_call_id: absent,
-            tool_return: None,
-            tool_returns: None,
-            status: absent,
-            detail: absent,
-            message: absent,
-            stop_reason: absent,
-            error_type: absent,
-            reason: absent,
-            attempt: absent,
-            max_attempts: absent,
-            delay_ms: absent,
-        };
-        for (key, value) in object.members() {
-            if let Some(slot) = f.value_slot(key) {
-                *slot = value;
-            } else if let Some(slot) = f.optional_slot(key) {
-                *slot = non_null(value);
-            }
+        DeltaFields {
+            object,
+            id: object.get("id"),
         }
-        f
     }
 
-    /// The field a member read as-is goes to (absent stays absent, `null` stays `null`).
-    fn value_slot(&mut self, key: &str) -> Option<&mut &'a Value<'a>> {
-        Some(match key {
-            "message_type" => &mut self.message_type,
-            "id" => &mut self.id,
-            "otid" => &mut self.otid,
-            "seq_id" => &mut self.seq_id,
-            "run_id" => &mut self.run_id,
-            "reasoning" => &mut self.reasoning,
-            "tool_call_id" => &mut self.tool_call_id,
-            "status" => &mut self.status,
-            "detail" => &mut self.detail,
-            "message" => &mut self.message,
-            "stop_reason" => &mut self.stop_reason,
-            "error_type" => &mut self.error_type,
-            "reason" => &mut self.reason,
-            "attempt" => &mut self.attempt,
-            "max_attempts" => &mut self.max_attempts,
-            "delay_ms" => &mut self.delay_ms,
-            _ => return None,
-        })
+    /// Any member of the delta (`Value::Absent` when missing).
+    pub fn get(&self, key: &str) -> &'a Value<'a> {
+        self.object.get(key)
     }
 
-    /// The field a member goes to when `null` must read as missing (`??` in the spec).
-    fn optional_slot(&mut self, key: &str) -> Option<&mut Option<&'a Value<'a>>> {
-        Some(match key {
-            "content" => &mut self.content,
-            "tool_call" => &mut self.tool_call,
-            "tool_calls" => &mut self.tool_calls,
-            "tool_return" => &mut self.tool_return,
-            "tool_returns" => &mut self.tool_returns,
-            _ => return None,
-        })
+    /// A member, `None` when absent or `null` (JS `??`).
+    pub fn optional(&self, key: &str) -> Option<&'a Value<'a>> {
+        non_null(self.object.get(key))
     }
 
     /// `firstToolCall`: the first element of a `tool_calls` array (`None` if it is empty or not an
     /// object), `tool_calls` itself when it is an object, else `tool_call` when it is an object.
-    pub fn first_tool_call(&self) -> Option<ToolCallFields<'a>> {
-        match self.tool_calls {
-            Some(calls @ Value::Array(_)) => first_object(calls).map(ToolCallFields::read),
-            Some(Value::Object(call)) => Some(ToolCallFields::read(call)),
-            _ => self.tool_call?.as_object().map(ToolCallFields::read),
+    pub fn first_tool_call(&self) -> Option<&'a Object<'a>> {
+        match self.optional("tool_calls") {
+            Some(calls @ Value::Array(_)) => first_object(calls),
+            Some(Value::Object(call)) => Some(call),
+            _ => self.optional("tool_call")?.as_object(),
         }
     }
 
     /// `firstToolReturn`: the first element of a `tool_returns` array when it is an object.
-    pub fn first_tool_return(&self) -> Option<ToolReturnFields<'a>> {
-        let first = first_object(self.tool_returns?)?;
-        Some(ToolReturnFields {
-            tool_call_id: first.get("tool_call_id"),
-            tool_return: non_null(first.get("tool_return")),
-            content: non_null(first.get("content")),
-            status: first.get("status"),
-        })
+    pub fn first_tool_return(&self) -> Option<&'a Object<'a>> {
+        first_object(self.get("tool_returns"))
     }
 }
 
 /// `value` unless it is absent or `null` (JS `??`).
-fn non_null<'t, 'a>(value: &'t Value<'a>) -> Option<&'t Value<'a>> {
+pub fn non_null<'t, 'a>(value: &'t Value<'a>) -> Option<&'t Value<'a>> {
     (!value.is_nullish()).then_some(value)
-}
-
-/// One tool call of a `tool_call_message` / `approval_request_message`.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolCallFields<'a> {
-    /// `tool_call_id`.
-    pub tool_call_id: &'a Value<'a>,
-    /// `id` (OpenAI form).
-    pub id: &'a Value<'a>,
-    /// `name`.
-    pub name: &'a Value<'a>,
-    /// `function` object (OpenAI nested form), when an object.
-    pub function: Option<FunctionFields<'a>>,
-    /// `arguments` (object, string, or anything; `None` when absent or null).
-    pub arguments: Option<&'a Value<'a>>,
-}
-
-impl<'a> ToolCallFields<'a> {
-    /// Reads a tool call object.
-    pub fn read(call: &'a Object<'a>) -> Self {
-        ToolCallFields {
-            tool_call_id: call.get("tool_call_id"),
-            id: call.get("id"),
-            name: call.get("name"),
-            function: call.object("function").map(|function| FunctionFields {
-                name: function.get("name"),
-                arguments: non_null(function.get("arguments")),
-            }),
-            arguments: non_null(call.get("arguments")),
-        }
-    }
-}
-
-/// `tool_call.function` of the OpenAI nested form.
-#[derive(Debug, Clone, Copy)]
-pub struct FunctionFields<'a> {
-    /// `function.name`.
-    pub name: &'a Value<'a>,
-    /// `function.arguments`.
-    pub arguments: Option<&'a Value<'a>>,
-}
-
-/// One entry of `tool_returns`.
-#[derive(Debug, Clone, Copy)]
-pub struct ToolReturnFields<'a> {
-    /// `tool_call_id`.
-    pub tool_call_id: &'a Value<'a>,
-    /// `tool_return`.
-    pub tool_return: Option<&'a Value<'a>>,
-    /// `content`.
-    pub content: Option<&'a Value<'a>>,
-    /// `status`.
-    pub status: &'a Value<'a>,
 }

@@ -112,33 +112,36 @@ pub struct ResponseFrame<'a> {
 impl QueueUpdateFrame<'_> {
     /// The `queue_update` message (defaults per spec §3.6).
     pub fn to_message(&self) -> SdkMessage {
-        SdkMessage::QueueUpdate(QueueUpdateMessage {
-            queue: self
-                .queue
-                .iter()
-                .map(|item| QueueItem {
-                    id: item.id.as_ref().to_owned(),
-                    client_message_id: item.client_message_id.as_deref().unwrap_or("").to_owned(),
-                    kind: item.kind.as_deref().unwrap_or("message").to_owned(),
-                    source: item.source.as_deref().unwrap_or("user").to_owned(),
-                    content: item.content.as_ref().map(Value::to_static),
-                    enqueued_at: item.enqueued_at.as_deref().unwrap_or("").to_owned(),
-                })
-                .collect(),
-        })
+        let mut queue = Vec::with_capacity(self.queue.len());
+        for item in &self.queue {
+            queue.push(QueueItem {
+                id: item.id.as_ref().to_owned(),
+                client_message_id: owned_or(&item.client_message_id, ""),
+                kind: owned_or(&item.kind, "message"),
+                source: owned_or(&item.source, "user"),
+                content: item.content.as_ref().map(Value::to_static),
+                enqueued_at: owned_or(&item.enqueued_at, ""),
+            });
+        }
+        SdkMessage::QueueUpdate(QueueUpdateMessage { queue })
     }
+}
+
+/// The string, or `default` when missing, as an owned string.
+fn owned_or(value: &Option<Cow<'_, str>>, default: &str) -> String {
+    value.as_deref().unwrap_or(default).to_owned()
 }
 
 impl LoopStatusFrame<'_> {
     /// The `loop_status` message.
     pub fn to_message(&self) -> SdkMessage {
+        let mut active_run_ids = Vec::with_capacity(self.active_run_ids.len());
+        for run_id in &self.active_run_ids {
+            active_run_ids.push(run_id.as_ref().to_owned());
+        }
         SdkMessage::LoopStatus(LoopStatusMessage {
             status: self.status.as_ref().to_owned(),
-            active_run_ids: self
-                .active_run_ids
-                .iter()
-                .map(|r| r.as_ref().to_owned())
-                .collect(),
+            active_run_ids,
         })
     }
 }

@@ -1,5 +1,5 @@
 //! Incoming frames: a one-pass parse through [`crate::json`] into typed bodies that borrow from
-//! the frame text (the envelope's members are moved out once, each body takes only its own
+//! the frame text (the envelope's members are moved out once, each body reads only its own
 //! members), with a cheap `type` peek so that unwanted big frames are never parsed.
 //!
 //! Malformed input never panics: text that is not a JSON object yields `None` (dropped), and a
@@ -8,7 +8,7 @@
 
 use super::delta::StreamDelta;
 use super::device_status::DeviceStatusFrame;
-use super::envelope::{bool_of, str_of, Envelope};
+use super::envelope::{Envelope, Member};
 use super::runtime::{FrameScope, RuntimeField};
 use super::scan::peek_frame_type;
 use super::wire::string_items;
@@ -142,119 +142,121 @@ pub fn parse_frame_with(text: &str, options: ParseOptions) -> Option<ParsedFrame
             }
         }
     }
-    let object = Object::parse(text)?;
-    let mut env = Envelope::read(object)?;
-    let frame_type = str_of(env.frame_type.take()).unwrap_or(Cow::Borrowed(""));
+    let mut env = Envelope::read(Object::parse(text)?)?;
+    let frame_type = env.str(Member::Type).unwrap_or(Cow::Borrowed(""));
     let kind = FrameKind::from_type(&frame_type);
-    let agent_id = str_of(env.agent_id.take());
-    let conversation_id = str_of(env.conversation_id.take());
+    let agent_id = env.str(Member::AgentId);
+    let conversation_id = env.str(Member::ConversationId);
     Some(ParsedFrame {
         raw: text,
         frame_type,
         kind,
-        request_id: str_of(env.request_id.take()),
+        request_id: env.str(Member::RequestId),
         scope: FrameScope {
-            runtime: RuntimeField::read(env.runtime.take()),
-            agent_id: agent_id.or_else(|| str_of(env.agent_id_camel.take())),
-            conversation_id: conversation_id.or_else(|| str_of(env.conversation_id_camel.take())),
+            runtime: RuntimeField::from_value(env.take(Member::Runtime)),
+            agent_id: agent_id.or_else(|| env.str(Member::AgentIdCamel)),
+            conversation_id: conversation_id.or_else(|| env.str(Member::ConversationIdCamel)),
         },
         body: body(kind, env),
     })
 }
 
-fn body(kind: FrameKind, env: Envelope<'_>) -> FrameBody<'_> {
+fn body(kind: FrameKind, mut env: Envelope<'_>) -> FrameBody<'_> {
     match kind {
-        FrameKind::StreamDelta => env
-            .delta
-            .and_then(StreamDelta::from_value)
+        FrameKind::StreamDelta => StreamDelta::from_value(env.take(Member::Delta))
             .map_or(FrameBody::Invalid, FrameBody::StreamDelta),
-        FrameKind::UpdateLoopStatus => loop_status_body(env.loop_status),
-        FrameKind::TurnFinished => match str_of(env.stop_reason) {
+        FrameKind::UpdateLoopStatus => loop_status_body(env.take(Member::LoopStatus)),
+        FrameKind::TurnFinished => match env.str(Member::StopReason) {
             Some(stop_reason) => FrameBody::TurnFinished(TurnFinishedFrame {
-                turn_id: str_of(env.turn_id),
-                run_id: str_of(env.run_id),
+                turn_id: env.str(Member::TurnId),
+                run_id: env.str(Member::RunId),
                 stop_reason,
-                error: str_of(env.error),
+                error: env.str(Member::Error),
             }),
             None => FrameBody::Invalid,
         },
         FrameKind::UpdateQueue => FrameBody::QueueUpdate(queue_body(env)),
-        FrameKind::UpdateDeviceStatus => env
-            .device_status
-            .and_then(DeviceStatusFrame::from_value)
-            .map_or(FrameBody::Invalid, FrameBody::DeviceStatus),
-        FrameKind::ControlRequest => match env.request.and_then(Value::into_object) {
-            Some(mut req) => FrameBody::ControlRequest(ControlRequestFrame {
-                subtype: req.take("subtype").into_str(),
-                tool_name: req.take("tool_name").into_str(),
-                input: Some(req.take("input")).filter(Value::is_object),
-                tool_call_id: req.take("tool_call_id").into_str(),
-                permission_suggestions: req.take("permission_suggestions").non_null(),
-                blocked_path: req.take("blocked_path"),
-                diffs: req.take("diffs").non_null(),
+        FrameKind::UpdateDeviceStatus => {
+            DeviceStatusFrame::from_value(env.take(Member::DeviceStatus))
+                .map_or(FrameBody::Invalid, FrameBody::DeviceStatus)
+        }
+        FrameKind::ControlRequest => match env.take(Member::Request).as_object() {
+            Some(req) => FrameBody::ControlRequest(ControlRequestFrame {
+                subtype: req.str("subtype"),
+                tool_name: req.str("tool_name"),
+                input: Some(req.get("input")).filter(|v| v.is_object()).cloned(),
+                tool_call_id: req.str("tool_call_id"),
+                permission_suggestions: req.get("permission_suggestions").clone().non_null(),
+                blocked_path: req.get("blocked_path").clone(),
+                diffs: req.get("diffs").clone().non_null(),
             }),
             None => FrameBody::Invalid,
         },
         FrameKind::ExternalToolCallRequest => {
             FrameBody::ExternalToolCallRequest(ExternalToolCallRequestFrame {
-                tool_call_id: str_of(env.tool_call_id),
-                tool_name: str_of(env.tool_name),
-                input: env.input.and_then(Value::non_null),
+                tool_call_id: env.str(Member::ToolCallId),
+                tool_name: env.str(Member::ToolName),
+                input: env.take(Member::Input).non_null(),
             })
         }
         FrameKind::InputAccepted => FrameBody::InputAccepted(InputAcceptedFrame {
-            accepted: bool_of(env.accepted),
-            disposition: str_of(env.disposition),
+            accepted: env.bool(Member::Accepted),
+            disposition: env.str(Member::Disposition),
         }),
         FrameKind::Response => FrameBody::Response(ResponseFrame {
-            success: bool_of(env.success),
-            error: str_of(env.error),
+            success: env.bool(Member::Success),
+            error: env.str(Member::Error),
         }),
         FrameKind::Other => FrameBody::Other,
     }
 }
 
-fn loop_status_body(value: Option<Value<'_>>) -> FrameBody<'_> {
-    let Some(mut loop_status) = value.and_then(Value::into_object) else {
+fn loop_status_body(value: Value<'_>) -> FrameBody<'_> {
+    let Some(loop_status) = value.as_object() else {
         return FrameBody::Invalid;
     };
-    let Some(status) = loop_status.take("status").into_str() else {
+    let Some(status) = loop_status.str("status") else {
         return FrameBody::Invalid;
     };
     FrameBody::LoopStatus(LoopStatusFrame {
         status,
-        active_run_ids: string_items(loop_status.take("active_run_ids")),
+        active_run_ids: string_items(loop_status.get("active_run_ids")),
     })
 }
 
-/// The object elements of an array member (none when it is not an array).
-fn objects(value: Option<Value<'_>>) -> impl Iterator<Item = Object<'_>> {
-    value
-        .and_then(Value::into_array)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(Value::into_object)
+/// The elements of an array member (none when it is not an array).
+fn elements<'t, 'a>(value: &'t Value<'a>) -> &'t [Value<'a>] {
+    value.as_array().unwrap_or_default()
 }
 
-fn queue_body(env: Envelope<'_>) -> QueueUpdateFrame<'_> {
-    let queue = objects(env.queue)
-        .filter_map(|mut item| {
-            Some(QueueItemFrame {
-                id: item.take("id").into_str()?,
-                client_message_id: item.take("client_message_id").into_str(),
-                kind: item.take("kind").into_str(),
-                source: item.take("source").into_str(),
-                // Copied as received, `null` included.
-                content: Some(item.take("content")).filter(|c| !matches!(c, Value::Absent)),
-                enqueued_at: item.take("enqueued_at").into_str(),
-            })
-        })
-        .collect();
-    let removed = objects(env.removed)
-        .map(|mut entry| RemovedQueueItem {
-            client_message_id: entry.take("client_message_id").into_str(),
-            disposition: entry.take("disposition").into_str(),
-        })
-        .collect();
-    QueueUpdateFrame { queue, removed }
+fn queue_body(mut env: Envelope<'_>) -> QueueUpdateFrame<'_> {
+    let mut frame = QueueUpdateFrame::default();
+    for item in elements(&env.take(Member::Queue)) {
+        let Some(item) = item.as_object() else {
+            continue;
+        };
+        let Some(id) = item.str("id") else {
+            continue;
+        };
+        let content = item.get("content");
+        frame.queue.push(QueueItemFrame {
+            id,
+            client_message_id: item.str("client_message_id"),
+            kind: item.str("kind"),
+            source: item.str("source"),
+            // Copied as received, `null` included.
+            content: (!matches!(content, Value::Absent)).then(|| content.clone()),
+            enqueued_at: item.str("enqueued_at"),
+        });
+    }
+    for entry in elements(&env.take(Member::Removed)) {
+        let Some(entry) = entry.as_object() else {
+            continue;
+        };
+        frame.removed.push(RemovedQueueItem {
+            client_message_id: entry.str("client_message_id"),
+            disposition: entry.str("disposition"),
+        });
+    }
+    frame
 }

@@ -1,6 +1,6 @@
 //! `stream_delta.delta` → `SDKMessage` (spec §3.6 table, transcript.md §10.1 identity rules).
 
-use super::delta::{DeltaFields, StreamDelta, ToolCallFields};
+use super::delta::{non_null, DeltaFields, StreamDelta};
 use super::errors::{is_approval_conflict_signal, ErrorCode};
 use super::sdk_message::{
     ErrorMessage, RetryMessage, SdkMessage, StreamEventMessage, TextMessage, ToolCallMessage,
@@ -53,43 +53,36 @@ pub fn normalize_delta(
         Some(id) => id.to_owned(),
         None => uuids.mint(label),
     };
-    let run_id = f.run_id.as_str().map(str::to_owned);
-    match f.message_type.as_str() {
-        Some("assistant_message") => {
-            let content = f.content.and_then(content_text).filter(|c| !c.is_empty())?;
-            Some(SdkMessage::Assistant(text_message(
-                f,
-                content,
-                uuid(),
-                run_id,
-            )))
-        }
-        Some("reasoning_message") => {
-            let content = match f.reasoning {
-                Value::String(s) => Some(Cow::Borrowed(s.as_ref())),
-                _ => f.content.and_then(content_text),
+    let run_id = f.get("run_id").as_str().map(str::to_owned);
+    match f.get("message_type").as_str() {
+        Some(kind @ ("assistant_message" | "reasoning_message")) => {
+            let reasoning = kind == "reasoning_message";
+            // A reasoning message prefers its string `reasoning` over `content`.
+            let content = match f.get("reasoning") {
+                Value::String(s) if reasoning => Some(Cow::Borrowed(s.as_ref())),
+                _ => content_text(f.get("content")),
             }
             .filter(|c| !c.is_empty())?;
-            Some(SdkMessage::Reasoning(text_message(
-                f,
-                content,
-                uuid(),
-                run_id,
-            )))
+            let message = text_message(f, content, uuid(), run_id);
+            Some(if reasoning {
+                SdkMessage::Reasoning(message)
+            } else {
+                SdkMessage::Assistant(message)
+            })
         }
         Some(kind @ ("tool_call_message" | "approval_request_message")) => {
             let call = f.first_tool_call()?;
-            Some(tool_call_message(kind, &call, uuid(), run_id))
+            Some(tool_call_message(kind, call, uuid(), run_id))
         }
         Some("tool_return_message") => {
             tool_result_message(f, run_id, &mut uuid).map(SdkMessage::ToolResult)
         }
         Some("error_message" | "loop_error") => Some(error_message(f, label, run_id)),
         Some("retry") => Some(SdkMessage::Retry(RetryMessage {
-            reason: f.reason.as_str().unwrap_or("error").to_owned(),
-            attempt: number_or_zero(f.attempt),
-            max_attempts: number_or_zero(f.max_attempts),
-            delay_ms: number_or_zero(f.delay_ms),
+            reason: f.get("reason").as_str().unwrap_or("error").to_owned(),
+            attempt: number_or_zero(f.get("attempt")),
+            max_attempts: number_or_zero(f.get("max_attempts")),
+            delay_ms: number_or_zero(f.get("delay_ms")),
             run_id,
         })),
         Some("stop_reason" | "ping") => None,
@@ -109,12 +102,12 @@ fn text_message(
     TextMessage {
         content: content.into_owned(),
         uuid,
-        otid: match f.otid {
+        otid: match f.get("otid") {
             Value::String(s) => Some(Some(s.as_ref().to_owned())),
             Value::Null => Some(None),
             _ => None,
         },
-        seq_id: number(f.seq_id),
+        seq_id: number(f.get("seq_id")),
         run_id,
     }
 }
@@ -125,31 +118,27 @@ fn number_or_zero(value: &Value<'_>) -> Number {
 
 fn tool_call_message(
     kind: &str,
-    call: &ToolCallFields<'_>,
+    call: &Object<'_>,
     uuid: String,
     run_id: Option<String>,
 ) -> SdkMessage {
-    let function = call.function.as_ref();
-    let Some(tool_call_id) = call.tool_call_id.as_str().or_else(|| call.id.as_str()) else {
-        let detail = format!("Missing tool_call_id in {kind} (uuid={uuid})");
-        return SdkMessage::Error(ErrorMessage {
-            message: detail.clone(),
-            error_code: Some(ErrorCode::ProtocolError),
-            approval_conflict: None,
-            recoverable: Some(false),
-            error_detail: Some(detail),
-            stop_reason: "protocol_error".to_owned(),
-            run_id,
-        });
+    let function = call.object("function");
+    let Some(tool_call_id) = call
+        .get("tool_call_id")
+        .as_str()
+        .or_else(|| call.get("id").as_str())
+    else {
+        let detail = ["Missing tool_call_id in ", kind, " (uuid=", &uuid, ")"].concat();
+        let code = Some(ErrorCode::ProtocolError);
+        return error(detail, code, false, "protocol_error", run_id);
     };
     let tool_name = call
-        .name
+        .get("name")
         .as_str()
-        .or_else(|| function.and_then(|f| f.name.as_str()))
+        .or_else(|| function?.get("name").as_str())
         .unwrap_or("?");
-    let arguments = call
-        .arguments
-        .or_else(|| function.and_then(|f| f.arguments));
+    let arguments =
+        non_null(call.get("arguments")).or_else(|| non_null(function?.get("arguments")));
     let (tool_input, raw_arguments) = tool_input_from_arguments(arguments);
     SdkMessage::ToolCall(ToolCallMessage {
         tool_call_id: tool_call_id.to_owned(),
@@ -169,11 +158,9 @@ pub fn tool_input_from_arguments(args: Option<&Value<'_>>) -> (Object<'static>, 
         Some(Value::String(s)) if !s.is_empty() => s.as_ref(),
         _ => return (Object::new(), None),
     };
-    let trimmed = raw.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
-    if trimmed.starts_with('{') {
-        if let Some(parsed) = Object::parse(trimmed) {
-            return (parsed.into_static(), Some(raw.to_owned()));
-        }
+    // JSON whitespace is exactly what the rule trims (space, tab, LF, CR): no trim needed.
+    if let Some(parsed) = Object::parse(raw) {
+        return (parsed.into_static(), Some(raw.to_owned()));
     }
     let mut wrapper = Object::new();
     wrapper.push("raw", Value::String(Cow::Owned(raw.to_owned())));
@@ -186,22 +173,19 @@ fn tool_result_message(
     uuid: &mut impl FnMut() -> String,
 ) -> Option<ToolResultMessage> {
     let first = f.first_tool_return();
-    let tool_call_id = match f.tool_call_id.as_str() {
+    let tool_call_id = match f.get("tool_call_id").as_str() {
         Some(id) => id,
-        None => match &first {
-            Some(ret) => ret.tool_call_id.as_str()?,
-            None => return None,
-        },
+        None => first?.get("tool_call_id").as_str()?,
     };
     // `delta.tool_return ?? ret.tool_return ?? ret.content`, where `ret` defaults to the delta.
-    let source = f.tool_return.or_else(|| match &first {
-        Some(ret) => ret.tool_return.or(ret.content),
-        None => f.content,
+    let source = f.optional("tool_return").or_else(|| match first {
+        Some(ret) => non_null(ret.get("tool_return")).or_else(|| non_null(ret.get("content"))),
+        None => f.optional("content"),
     });
     let content = source.and_then(content_text).unwrap_or_default();
-    let status = match (f.status, &first) {
+    let status = match (f.get("status"), first) {
         (Value::String(s), _) => Some(s.as_ref()),
-        (_, Some(ret)) => ret.status.as_str(),
+        (_, Some(ret)) => ret.get("status").as_str(),
         (_, None) => None,
     };
     Some(ToolResultMessage {
@@ -215,27 +199,39 @@ fn tool_result_message(
 
 fn error_message(f: &DeltaFields<'_>, label: &str, run_id: Option<String>) -> SdkMessage {
     let detail = f
-        .detail
+        .get("detail")
         .as_str()
-        .or_else(|| f.message.as_str())
+        .or_else(|| f.get("message").as_str())
         .map(str::to_owned)
-        .unwrap_or_else(|| format!("{label} turn failed"));
+        .unwrap_or_else(|| [label, " turn failed"].concat());
     let stop_reason = f
-        .stop_reason
+        .get("stop_reason")
         .as_str()
-        .or_else(|| f.error_type.as_str())
+        .or_else(|| f.get("error_type").as_str())
         .unwrap_or("error");
     let conflict =
-        is_approval_conflict_signal(Some(&detail), f.message.as_str(), Some(stop_reason));
+        is_approval_conflict_signal(Some(&detail), f.get("message").as_str(), Some(stop_reason));
+    let code = if conflict {
+        Some(ErrorCode::ApprovalConflict)
+    } else {
+        ErrorCode::from_stop_reason(stop_reason)
+    };
+    error(detail, code, conflict, stop_reason, run_id)
+}
+
+/// An `error` message whose `message` and `error_detail` are both `detail`.
+fn error(
+    detail: String,
+    error_code: Option<ErrorCode>,
+    approval_conflict: bool,
+    stop_reason: &str,
+    run_id: Option<String>,
+) -> SdkMessage {
     SdkMessage::Error(ErrorMessage {
         message: detail.clone(),
-        error_code: if conflict {
-            Some(ErrorCode::ApprovalConflict)
-        } else {
-            ErrorCode::from_stop_reason(stop_reason)
-        },
-        approval_conflict: conflict.then_some(true),
-        recoverable: Some(conflict),
+        error_code,
+        approval_conflict: approval_conflict.then_some(true),
+        recoverable: Some(approval_conflict),
         error_detail: Some(detail),
         stop_reason: stop_reason.to_owned(),
         run_id,

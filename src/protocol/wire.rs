@@ -10,11 +10,16 @@ use std::borrow::Cow;
 /// already validated as JSON the slice is exactly the decoded string.
 pub fn plain_string(text: &str) -> Option<(&str, &str)> {
     let body = text.strip_prefix('"')?;
-    let end = body.bytes().position(|b| b == b'"' || b == b'\\')?;
-    if body.as_bytes().get(end) != Some(&b'"') {
-        return None;
+    let mut end = 0;
+    loop {
+        match *body.as_bytes().get(end)? {
+            b'"' => break,
+            b'\\' => return None,
+            _ => end += 1,
+        }
     }
-    Some((body.get(..end)?, body.get(end + 1..)?))
+    let (string, rest) = body.split_at_checked(end)?;
+    Some((string, rest.get(1..)?))
 }
 
 /// The first element of an array when it is an object (`None` for an empty array, a first
@@ -24,13 +29,14 @@ pub fn first_object<'t, 'a>(value: &'t Value<'a>) -> Option<&'t crate::json::Obj
 }
 
 /// The string elements of an array (other elements skipped; not an array → empty).
-pub fn string_items(value: Value<'_>) -> Vec<Cow<'_, str>> {
-    value
-        .into_array()
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(Value::into_str)
-        .collect()
+pub fn string_items<'a>(value: &Value<'a>) -> Vec<Cow<'a, str>> {
+    let mut items = Vec::new();
+    for item in value.as_array().unwrap_or_default() {
+        if let Some(s) = item.to_str() {
+            items.push(s);
+        }
+    }
+    items
 }
 
 /// A wire number as JS would write it back: integral values as integers (`4`, never `4.0`),
@@ -75,7 +81,7 @@ mod tests {
             first_object(&parse(r#"[{"a":1},2]"#)).unwrap().f64("a"),
             Some(1.0)
         );
-        assert_eq!(string_items(parse(r#"["a",1,"b"]"#)), ["a", "b"]);
-        assert!(string_items(parse("{}")).is_empty());
+        assert_eq!(string_items(&parse(r#"["a",1,"b"]"#)), ["a", "b"]);
+        assert!(string_items(&parse("{}")).is_empty());
     }
 }
