@@ -66,11 +66,13 @@ impl Aliases {
         }
         let k = kind.as_str();
         Resolved::New(match (otid, uuid) {
-            (Some(o), _) => [k, ":otid:", o].concat(),
-            (None, Some(u)) => [k, ":uuid:", u].concat(),
+            (Some(o), _) => row_key(k, ":otid:", o),
+            (None, Some(u)) => row_key(k, ":uuid:", u),
             (None, None) => {
                 self.auto += 1;
-                format!("{k}:auto:{}", self.auto)
+                let mut key = row_key(k, ":auto:", "");
+                push_decimal(&mut key, self.auto);
+                key
             }
         })
     }
@@ -115,6 +117,23 @@ impl Aliases {
     pub fn clear(&mut self) {
         *self = Aliases::default();
     }
+}
+
+/// A row key: `<family><tag><id>` (spec §3).
+pub(super) fn row_key(family: &str, tag: &str, id: &str) -> String {
+    let mut key = String::with_capacity(family.len() + tag.len() + id.len() + 4);
+    key.push_str(family);
+    key.push_str(tag);
+    key.push_str(id);
+    key
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, n: u64) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 fn set(table: &mut IndexMap, key: &str, index: usize) {
