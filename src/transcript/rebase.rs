@@ -4,7 +4,7 @@
 use super::history::{HistoryIds, HistoryPage};
 use super::json::finite;
 use super::{HistoryOrder, TranscriptAccumulator};
-use crate::json::Value;
+use crate::json::{Object, Value};
 
 impl TranscriptAccumulator {
     /// Merges a history page (spec §6). Returns true iff any row was written or reordered.
@@ -61,19 +61,29 @@ impl TranscriptAccumulator {
 /// Spec §6 step 1: a page looks descending when its first and last `seq_id`s (when at least two
 /// messages carry one), or else its first and last parseable `date`s, compare descending.
 fn looks_descending(messages: &[Value<'_>]) -> bool {
-    let objects = || messages.iter().filter_map(Value::as_object);
-    let seqs = objects().filter_map(|m| finite(m.get("seq_id")));
-    if let Some(d) = first_last_descending(seqs) {
-        return d;
-    }
-    let dates = objects().filter_map(|m| m.get("date").as_str().and_then(parse_date_ms));
-    first_last_descending(dates).unwrap_or(false)
+    first_last_descending(messages, seq_id)
+        .or_else(|| first_last_descending(messages, date_ms))
+        .unwrap_or(false)
 }
 
-/// `Some(last < first)` when the iterator has at least two values, else `None`.
-fn first_last_descending(mut values: impl Iterator<Item = f64>) -> Option<bool> {
-    let first = values.next()?;
-    let last = values.last()?;
+fn seq_id(m: &Object<'_>) -> Option<f64> {
+    finite(m.get("seq_id"))
+}
+
+fn date_ms(m: &Object<'_>) -> Option<f64> {
+    m.get("date").as_str().and_then(parse_date_ms)
+}
+
+/// `Some(last < first)` over the messages that have a `read` value when there are at least two,
+/// else `None`. Scans from both ends, so it stops at the first and last such messages.
+fn first_last_descending(
+    messages: &[Value<'_>],
+    read: fn(&Object<'_>) -> Option<f64>,
+) -> Option<bool> {
+    let value = |m: &Value<'_>| m.as_object().and_then(read);
+    let mut items = messages.iter();
+    let first = items.by_ref().find_map(value)?;
+    let last = items.rev().find_map(value)?;
     Some(last < first)
 }
 
