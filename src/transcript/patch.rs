@@ -41,33 +41,42 @@ impl TranscriptAccumulator {
 
     /// Reorders the rows: `order[new] = old`, a permutation of `0..rows.len()`.
     pub(super) fn reorder(&mut self, order: &[u32]) {
-        let n = self.rows.len();
-        let mut old_to_new = vec![0u32; n];
+        let mut old_to_new = vec![0u32; self.rows.len()];
         for (new, &old) in order.iter().enumerate() {
-            old_to_new[old as usize] = new as u32;
+            if let Some(slot) = old_to_new.get_mut(old as usize) {
+                *slot = new as u32;
+            }
         }
+        self.aliases.remap(&old_to_new);
         let changes = &mut self.changes;
-        let prev_len = changes.prev_len;
-        let before = changes.moved.take().unwrap_or_else(|| {
-            (0..n)
-                .map(|i| if i < prev_len { i as i32 } else { -1 })
-                .collect()
-        });
-        changes.moved = Some(order.iter().map(|&old| before[old as usize]).collect());
-        let mut slots: Vec<Option<Row>> = std::mem::take(&mut self.rows)
-            .into_iter()
-            .map(Some)
-            .collect();
-        self.rows = order
-            .iter()
-            .filter_map(|&old| slots.get_mut(old as usize).and_then(Option::take))
-            .collect();
+        let mut moved = Vec::with_capacity(order.len());
+        for &old in order {
+            let before = match &changes.moved {
+                Some(before) => before.get(old as usize).copied().unwrap_or(-1),
+                None if (old as usize) < changes.prev_len => old as i32,
+                None => -1,
+            };
+            moved.push(before);
+        }
+        changes.moved = Some(moved);
+        // In place: each swap puts one row at its new index (`old_to_new` follows the rows).
+        for i in 0..old_to_new.len() {
+            while let Some(&new) = old_to_new.get(i) {
+                let new = new as usize;
+                if new == i || new >= old_to_new.len() {
+                    break;
+                }
+                self.rows.swap(i, new);
+                old_to_new.swap(i, new);
+            }
+        }
         // The rows written since the last take, in their new (ascending) order.
         changes.dirty.clear();
-        changes
-            .dirty
-            .extend((0..self.rows.len() as u32).filter(|&i| self.rows[i as usize].written));
-        self.aliases.remap(&old_to_new);
+        for (i, row) in self.rows.iter().enumerate() {
+            if row.written {
+                changes.dirty.push(i as u32);
+            }
+        }
     }
 
     /// The change since the previous `take_patch()` (or since `new()`/`reset()`) as a JSON patch,
