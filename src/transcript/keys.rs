@@ -109,7 +109,9 @@ impl Aliases {
         let tables = self.otid.iter_mut().chain(self.uuid.iter_mut());
         for table in tables.chain(std::iter::once(&mut self.tools)) {
             for v in table.values_mut() {
-                *v = old_to_new[*v as usize];
+                if let Some(&new) = old_to_new.get(*v as usize) {
+                    *v = new;
+                }
             }
         }
     }
