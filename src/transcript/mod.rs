@@ -209,27 +209,20 @@ impl TranscriptAccumulator {
         // Empty ids count as absent for identity resolution (spec §3).
         let uuid = ids.uuid.filter(|s| !s.is_empty());
         let otid = ids.otid.filter(|s| !s.is_empty());
-        let index = match self.aliases.resolve_text(&self.rows, kind, uuid, otid) {
-            Resolved::Existing {
-                index: i,
-                by_otid: true,
-            } => {
-                self.aliases.bind_text(kind, uuid, None, i);
-                i
-            }
-            Resolved::Existing {
-                index: i,
-                by_otid: false,
-            } => {
-                self.aliases.bind_text(kind, None, otid, i);
-                i
-            }
-            Resolved::New(key) => {
-                let i = self.push_row(Row::new_text(key, kind));
-                self.aliases.bind_text(kind, uuid, otid, i);
-                i
-            }
-        };
+        // The alias that resolved the row already points there; the others are bound to it.
+        let (index, bind_uuid, bind_otid) =
+            match self.aliases.resolve_text(&self.rows, kind, uuid, otid) {
+                Resolved::Existing {
+                    index,
+                    by_otid: true,
+                } => (index, uuid, None),
+                Resolved::Existing {
+                    index,
+                    by_otid: false,
+                } => (index, None, otid),
+                Resolved::New(key) => (self.push_row(Row::new_text(key, kind)), uuid, otid),
+            };
+        self.aliases.bind_text(kind, bind_uuid, bind_otid, index);
         let row = &mut self.rows[index];
         row.merge_identity(ids);
         if let RowBody::Text(t) = &mut row.body {
