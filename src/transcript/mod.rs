@@ -223,15 +223,12 @@ impl TranscriptAccumulator {
                 Resolved::New(key) => (self.push_row(Row::new_text(key, kind)), uuid, otid),
             };
         self.aliases.bind_text(kind, bind_uuid, bind_otid, index);
-        let row = &mut self.rows[index];
-        row.merge_identity(ids);
-        if let RowBody::Text(t) = &mut row.body {
+        if let Some(RowBody::Text(t)) = self.write_row(index, ids) {
             if mode == TextMode::Replace {
                 t.clear();
             }
             t.push_str(text);
         }
-        self.mark(index);
         index
     }
 }

@@ -5,7 +5,7 @@
 //! `rows` lists every row written since the previous take once, at its current index, in the
 //! order of first write (ascending after a reorder; the JS wrapper accepts any order).
 
-use super::rows::{Row, RowBody};
+use super::rows::{Ids, Row, RowBody};
 use super::TranscriptAccumulator;
 use crate::json::Object;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
@@ -21,7 +21,7 @@ pub(super) struct Changes {
 }
 
 impl TranscriptAccumulator {
-    /// Appends a row and returns its index. The caller writes (and so marks) it.
+    /// Appends a row and returns its index. The caller writes it (`write_row`).
     pub(super) fn push_row(&mut self, row: Row) -> usize {
         self.rows.push(row);
         if let Some(moved) = &mut self.changes.moved {
@@ -30,13 +30,16 @@ impl TranscriptAccumulator {
         self.rows.len() - 1
     }
 
-    /// Records that row `index` was written.
-    pub(super) fn mark(&mut self, index: usize) {
-        let row = &mut self.rows[index];
+    /// Records that row `index` is written, folds the write's `ids` into it and returns its body
+    /// for the write.
+    pub(super) fn write_row(&mut self, index: usize, ids: &Ids<'_>) -> Option<&mut RowBody> {
+        let row = self.rows.get_mut(index)?;
         if !row.written {
             row.written = true;
             self.changes.dirty.push(index as u32);
         }
+        row.merge_identity(ids);
+        Some(&mut row.body)
     }
 
     /// Reorders the rows: `order[new] = old`, a permutation of `0..rows.len()`.
