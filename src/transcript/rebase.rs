@@ -40,18 +40,17 @@ impl TranscriptAccumulator {
         let n = self.rows.len();
         let mut placed = vec![false; n];
         let mut order = Vec::with_capacity(n);
-        for i in touched {
-            if !placed[i] {
-                placed[i] = true;
-                order.push(i as u32);
+        let mut moved = false;
+        for i in touched.into_iter().chain(0..n) {
+            if let Some(slot) = placed.get_mut(i) {
+                if !*slot {
+                    *slot = true;
+                    moved |= i != order.len();
+                    order.push(i as u32);
+                }
             }
         }
-        order.extend((0..n as u32).filter(|&i| !placed[i as usize]));
-        if order
-            .iter()
-            .enumerate()
-            .any(|(new, &old)| new != old as usize)
-        {
+        if moved {
             self.reorder(&order);
         }
         true
