@@ -82,7 +82,9 @@ impl<'a> SdkInput<'a> {
             "tool_result" => (RESULT_STRINGS, Kind::ToolResult),
             // The envelope uuid is ignored, but it must still be a string when present.
             "stream_event" => (&["uuid"][..], Kind::StreamEvent),
-            t if IGNORED_TYPES.contains(&t) => return Some(SdkInput::Ignored),
+            "init" | "result" | "error" | "retry" | "queue_update" | "loop_status" => {
+                return Some(SdkInput::Ignored)
+            }
             _ => return None,
         };
         if !strings.iter().all(|&key| string_or_absent(m.get(key))) {
@@ -118,16 +120,6 @@ impl<'a> SdkInput<'a> {
         })
     }
 }
-
-/// The message types the accumulator accepts and ignores.
-const IGNORED_TYPES: [&str; 6] = [
-    "init",
-    "result",
-    "error",
-    "retry",
-    "queue_update",
-    "loop_status",
-];
 
 /// The string members of each message type.
 const TEXT_STRINGS: &[&str] = &["content", "uuid", "otid", "runId"];
