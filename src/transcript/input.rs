@@ -90,32 +90,43 @@ impl<'a> SdkInput<'a> {
         if !strings.iter().all(|&key| string_or_absent(m.get(key))) {
             return None;
         }
-        // Every string member is now known to be a string or absent.
-        let mut string = |key: &str| m.take(key).into_str();
+        // Every string member is now a string or absent: the fallible reads come first, so no
+        // member is taken before the message is known to be valid.
         Some(match kind {
-            Kind::Text(kind) => SdkInput::Text(TextInput {
-                kind,
-                content: string("content").unwrap_or_default(),
-                uuid: string("uuid"),
-                otid: string("otid"),
-                run_id: string("runId"),
-                seq_id: m.get("seqId").opt_f64().ok()?,
-            }),
-            Kind::ToolCall => SdkInput::ToolCall(ToolCallInput {
-                tool_call_id: tool_call_id(string("toolCallId"))?,
-                tool_name: string("toolName"),
-                raw_arguments: string("rawArguments"),
-                uuid: string("uuid"),
-                run_id: string("runId"),
-                tool_input: m.take("toolInput").opt_object().ok()?,
-            }),
-            Kind::ToolResult => SdkInput::ToolResult(ToolResultInput {
-                tool_call_id: tool_call_id(string("toolCallId"))?,
-                content: string("content").unwrap_or_default(),
-                uuid: string("uuid"),
-                run_id: string("runId"),
-                is_error: m.get("isError").opt_bool().ok()?.unwrap_or(false),
-            }),
+            Kind::Text(kind) => {
+                let seq_id = m.get("seqId").opt_f64().ok()?;
+                SdkInput::Text(TextInput {
+                    kind,
+                    seq_id,
+                    content: string(&mut m, "content").unwrap_or_default(),
+                    uuid: string(&mut m, "uuid"),
+                    otid: string(&mut m, "otid"),
+                    run_id: string(&mut m, "runId"),
+                })
+            }
+            Kind::ToolCall => {
+                has_tool_call_id(&m)?;
+                let tool_input = m.take("toolInput").opt_object().ok()?;
+                SdkInput::ToolCall(ToolCallInput {
+                    tool_call_id: string(&mut m, "toolCallId").unwrap_or_default(),
+                    tool_name: string(&mut m, "toolName"),
+                    tool_input,
+                    raw_arguments: string(&mut m, "rawArguments"),
+                    uuid: string(&mut m, "uuid"),
+                    run_id: string(&mut m, "runId"),
+                })
+            }
+            Kind::ToolResult => {
+                has_tool_call_id(&m)?;
+                let is_error = m.get("isError").opt_bool().ok()?.unwrap_or(false);
+                SdkInput::ToolResult(ToolResultInput {
+                    tool_call_id: string(&mut m, "toolCallId").unwrap_or_default(),
+                    content: string(&mut m, "content").unwrap_or_default(),
+                    is_error,
+                    uuid: string(&mut m, "uuid"),
+                    run_id: string(&mut m, "runId"),
+                })
+            }
             Kind::StreamEvent => SdkInput::StreamEvent(StreamEvent::from_value(m.take("event"))),
         })
     }
@@ -140,6 +151,11 @@ fn string_or_absent(value: &Value<'_>) -> bool {
 }
 
 /// A tool message cannot be keyed without a non-empty `toolCallId`.
-fn tool_call_id(id: Option<Cow<'_, str>>) -> Option<Cow<'_, str>> {
-    id.filter(|s| !s.is_empty())
+fn has_tool_call_id(m: &Object<'_>) -> Option<()> {
+    m.get("toolCallId").non_empty_str().map(drop)
+}
+
+/// Takes a member that is known to be a string or absent.
+fn string<'a>(m: &mut Object<'a>, key: &str) -> Option<Cow<'a, str>> {
+    m.take(key).into_str()
 }
