@@ -5,18 +5,16 @@
 //! after a reorder, which is the only time indices change.
 
 use super::rows::{Row, TextKind};
-use rustc_hash::FxHashMap;
-
-type IndexMap = FxHashMap<String, u32>;
+use super::index_table::IndexTable;
 
 #[derive(Debug, Default)]
 pub(super) struct Aliases {
     /// Per text family: otid → row index.
-    otid: [IndexMap; 3],
+    otid: [IndexTable; 3],
     /// Per text family: envelope uuid → row index (moves to the newest slice).
-    uuid: [IndexMap; 3],
+    uuid: [IndexTable; 3],
     /// toolCallId → row index.
-    tools: IndexMap,
+    tools: IndexTable,
     /// Last `<kind>:auto:<n>` number handed out.
     auto: u64,
 }
@@ -42,14 +40,14 @@ impl Aliases {
         otid: Option<&str>,
     ) -> Resolved {
         let f = kind.index();
-        if let Some(i) = otid.and_then(|o| self.otid[f].get(o).copied()) {
+        if let Some(i) = otid.and_then(|o| self.otid[f].get(o)) {
             return Resolved::Existing {
                 index: i as usize,
                 by_otid: true,
             };
         }
         let candidate = uuid
-            .and_then(|u| self.uuid[f].get(u).copied())
+            .and_then(|u| self.uuid[f].get(u))
             .filter(|&i| {
                 // A uuid-only hit is a different slice when both sides carry different otids
                 // (the `[text, thinking, text]` case).
@@ -88,32 +86,28 @@ impl Aliases {
     ) {
         let f = kind.index();
         if let Some(o) = otid {
-            set(&mut self.otid[f], o, index);
+            self.otid[f].set(o, index as u32);
         }
         if let Some(u) = uuid {
-            set(&mut self.uuid[f], u, index);
+            self.uuid[f].set(u, index as u32);
         }
     }
 
     /// The row index of a tool call, if it has a row.
     pub fn tool(&self, tool_call_id: &str) -> Option<usize> {
-        self.tools.get(tool_call_id).map(|&i| i as usize)
+        self.tools.get(tool_call_id).map(|i| i as usize)
     }
 
     pub fn bind_tool(&mut self, tool_call_id: &str, index: usize) {
-        set(&mut self.tools, tool_call_id, index);
+        self.tools.set(tool_call_id, index as u32);
     }
 
     /// Rewrites every stored index through `old_to_new` after the rows were reordered.
     pub fn remap(&mut self, old_to_new: &[u32]) {
-        let tables = self.otid.iter_mut().chain(self.uuid.iter_mut());
-        for table in tables.chain(std::iter::once(&mut self.tools)) {
-            for v in table.values_mut() {
-                if let Some(&new) = old_to_new.get(*v as usize) {
-                    *v = new;
-                }
-            }
+        for table in self.otid.iter_mut().chain(self.uuid.iter_mut()) {
+            table.remap(old_to_new);
         }
+        self.tools.remap(old_to_new);
     }
 
     pub fn clear(&mut self) {
@@ -136,14 +130,4 @@ fn push_decimal(out: &mut String, n: u64) {
         push_decimal(out, n / 10);
     }
     out.push(char::from(b'0' + (n % 10) as u8));
-}
-
-fn set(table: &mut IndexMap, key: &str, index: usize) {
-    let index = index as u32;
-    match table.get_mut(key) {
-        Some(v) => *v = index,
-        None => {
-            table.insert(key.to_owned(), index);
-        }
-    }
 }
