@@ -36,12 +36,14 @@ impl TranscriptAccumulator {
         if touched.is_empty() {
             return false;
         }
-        // The page's rows go first, in page order (first occurrence wins); the rest keep their order.
+        // The page's rows go first, in page order (first occurrence wins); the rest keep their
+        // order: every row is listed after the page's ones and placed at its first occurrence.
         let n = self.rows.len();
         let mut placed = vec![false; n];
         let mut order = Vec::with_capacity(n);
         let mut moved = false;
-        for i in touched.into_iter().chain(0..n) {
+        touched.extend(0..n);
+        for &i in &touched {
             if let Some(slot) = placed.get_mut(i) {
                 if !*slot {
                     *slot = true;
