@@ -4,8 +4,8 @@
 //! Every table maps to a row's current index in the row list; [`Aliases::remap`] rewrites them
 //! after a reorder, which is the only time indices change.
 
-use super::rows::{Row, TextKind};
 use super::index_table::IndexTable;
+use super::rows::{Row, TextKind};
 
 #[derive(Debug, Default)]
 pub(super) struct Aliases {
@@ -46,16 +46,14 @@ impl Aliases {
                 by_otid: true,
             };
         }
-        let candidate = uuid
-            .and_then(|u| self.uuid[f].get(u))
-            .filter(|&i| {
-                // A uuid-only hit is a different slice when both sides carry different otids
-                // (the `[text, thinking, text]` case).
-                match (otid, rows.get(i as usize).and_then(|r| r.otid.as_deref())) {
-                    (Some(mine), Some(theirs)) => mine == theirs,
-                    _ => true,
-                }
-            });
+        let candidate = uuid.and_then(|u| self.uuid[f].get(u)).filter(|&i| {
+            // A uuid-only hit is a different slice when both sides carry different otids
+            // (the `[text, thinking, text]` case).
+            match (otid, rows.get(i as usize).and_then(|r| r.otid.as_deref())) {
+                (Some(mine), Some(theirs)) => mine == theirs,
+                _ => true,
+            }
+        });
         if let Some(i) = candidate {
             return Resolved::Existing {
                 index: i as usize,
@@ -108,10 +106,6 @@ impl Aliases {
             table.remap(old_to_new);
         }
         self.tools.remap(old_to_new);
-    }
-
-    pub fn clear(&mut self) {
-        *self = Aliases::default();
     }
 }
 

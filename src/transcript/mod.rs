@@ -80,10 +80,7 @@ impl TranscriptAccumulator {
 
     /// Drops every row, alias, replay threshold, the anonymous-key counter and change tracking.
     pub fn reset(&mut self) {
-        self.rows.clear();
-        self.aliases.clear();
-        self.replay.clear();
-        self.clear_changes();
+        *self = Self::default();
     }
 
     /// Parses one `SDKMessage` (JSON text) and folds it in. Returns true iff any row was written.

@@ -143,11 +143,6 @@ impl TranscriptAccumulator {
         self.changes.moved = None;
         self.changes.prev_len = self.rows.len();
     }
-
-    /// Forgets all change tracking (after `reset()`).
-    pub(super) fn clear_changes(&mut self) {
-        self.changes = Changes::default();
-    }
 }
 
 /// About the length of a row's JSON (more when its strings need escapes).

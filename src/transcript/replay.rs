@@ -68,6 +68,7 @@ impl ReplayTable {
         self.runs.len()
     }
 
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.runs.clear();
     }
