@@ -16,7 +16,7 @@ impl TranscriptAccumulator {
                 Some(HistoryOrder::Asc) => false,
                 None => looks_descending(messages),
             };
-        let mut touched: Vec<usize> = Vec::new();
+        let mut touched: Vec<u32> = Vec::new();
         let mut fold = |acc: &mut Self, m: &Value<'_>| {
             let Some(m) = m.as_object() else { return };
             let read = HistoryIds::read(m);
@@ -25,7 +25,7 @@ impl TranscriptAccumulator {
                 acc.replay.raise(ids.run_id, seq);
             }
             if let Some(index) = acc.apply_history(m, ids) {
-                touched.push(index);
+                touched.push(index as u32);
             }
         };
         if reverse {
@@ -42,13 +42,13 @@ impl TranscriptAccumulator {
         let mut placed = vec![false; n];
         let mut order = Vec::with_capacity(n);
         let mut moved = false;
-        touched.extend(0..n);
+        touched.extend(0..n as u32);
         for &i in &touched {
-            if let Some(slot) = placed.get_mut(i) {
+            if let Some(slot) = placed.get_mut(i as usize) {
                 if !*slot {
                     *slot = true;
-                    moved |= i != order.len();
-                    order.push(i as u32);
+                    moved |= i as usize != order.len();
+                    order.push(i);
                 }
             }
         }
