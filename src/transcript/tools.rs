@@ -50,7 +50,8 @@ impl TranscriptAccumulator {
         if let Some(RowBody::Tool(tool)) = self.write_row(index, &call.ids) {
             if let Some(name) = call.tool_name.filter(|n| !n.is_empty() && *n != "?") {
                 if tool.tool_name != name {
-                    tool.tool_name = name.to_owned();
+                    tool.tool_name.clear();
+                    tool.tool_name.push_str(name);
                 }
             }
             merge_arguments(tool, call.frag, call.tool_input, mode);
