@@ -9,15 +9,17 @@ use super::rows::{Row, TextKind};
 
 #[derive(Debug, Default)]
 pub(super) struct Aliases {
-    /// Per text family: otid → row index.
-    otid: [IndexTable; 3],
-    /// Per text family: envelope uuid → row index (moves to the newest slice).
-    uuid: [IndexTable; 3],
-    /// toolCallId → row index.
-    tools: IndexTable,
+    /// `[OTID + family]`: otid → row index; `[UUID + family]`: envelope uuid → row index (moves
+    /// to the newest slice); `[TOOLS]`: toolCallId → row index.
+    tables: [IndexTable; 7],
     /// Last `<kind>:auto:<n>` number handed out.
     auto: u64,
 }
+
+/// Table offsets in [`Aliases::tables`].
+const OTID: usize = 0;
+const UUID: usize = 3;
+const TOOLS: usize = 6;
 
 /// How a text slice resolved: onto an existing row, or a new row with this key.
 pub(super) enum Resolved {
@@ -40,20 +42,22 @@ impl Aliases {
         otid: Option<&str>,
     ) -> Resolved {
         let f = kind.index();
-        if let Some(i) = otid.and_then(|o| self.otid[f].get(o)) {
+        if let Some(i) = otid.and_then(|o| self.tables[OTID + f].get(o)) {
             return Resolved::Existing {
                 index: i as usize,
                 by_otid: true,
             };
         }
-        let candidate = uuid.and_then(|u| self.uuid[f].get(u)).filter(|&i| {
-            // A uuid-only hit is a different slice when both sides carry different otids
-            // (the `[text, thinking, text]` case).
-            match (otid, rows.get(i as usize).and_then(|r| r.otid.as_deref())) {
-                (Some(mine), Some(theirs)) => mine == theirs,
-                _ => true,
-            }
-        });
+        let candidate = uuid
+            .and_then(|u| self.tables[UUID + f].get(u))
+            .filter(|&i| {
+                // A uuid-only hit is a different slice when both sides carry different otids
+                // (the `[text, thinking, text]` case).
+                match (otid, rows.get(i as usize).and_then(|r| r.otid.as_deref())) {
+                    (Some(mine), Some(theirs)) => mine == theirs,
+                    _ => true,
+                }
+            });
         if let Some(i) = candidate {
             return Resolved::Existing {
                 index: i as usize,
@@ -84,28 +88,27 @@ impl Aliases {
     ) {
         let f = kind.index();
         if let Some(o) = otid {
-            self.otid[f].set(o, index as u32);
+            self.tables[OTID + f].set(o, index as u32);
         }
         if let Some(u) = uuid {
-            self.uuid[f].set(u, index as u32);
+            self.tables[UUID + f].set(u, index as u32);
         }
     }
 
     /// The row index of a tool call, if it has a row.
     pub fn tool(&self, tool_call_id: &str) -> Option<usize> {
-        self.tools.get(tool_call_id).map(|i| i as usize)
+        self.tables[TOOLS].get(tool_call_id).map(|i| i as usize)
     }
 
     pub fn bind_tool(&mut self, tool_call_id: &str, index: usize) {
-        self.tools.set(tool_call_id, index as u32);
+        self.tables[TOOLS].set(tool_call_id, index as u32);
     }
 
     /// Rewrites every stored index through `old_to_new` after the rows were reordered.
     pub fn remap(&mut self, old_to_new: &[u32]) {
-        for table in self.otid.iter_mut().chain(self.uuid.iter_mut()) {
+        for table in &mut self.tables {
             table.remap(old_to_new);
         }
-        self.tools.remap(old_to_new);
     }
 }
 
