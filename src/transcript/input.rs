@@ -8,7 +8,7 @@
 
 use super::rows::TextKind;
 use super::stream_text::StreamEvent;
-use crate::json::{Object, WrongType};
+use crate::json::{Object, Value};
 use std::borrow::Cow;
 
 /// One `SDKMessage` the accumulator understands.
@@ -75,61 +75,87 @@ impl<'a> SdkInput<'a> {
     /// [`SdkInput::from_json`]).
     pub fn from_object(mut m: Object<'a>) -> Option<SdkInput<'a>> {
         let message_type = m.take("type").into_str()?;
-        let input = match message_type.as_ref() {
-            "assistant" => text(m, TextKind::Assistant),
-            "reasoning" => text(m, TextKind::Reasoning),
-            "tool_call" => tool_call(m),
-            "tool_result" => tool_result(m),
+        let (strings, kind) = match message_type.as_ref() {
+            "assistant" => (TEXT_STRINGS, Kind::Text(TextKind::Assistant)),
+            "reasoning" => (TEXT_STRINGS, Kind::Text(TextKind::Reasoning)),
+            "tool_call" => (CALL_STRINGS, Kind::ToolCall),
+            "tool_result" => (RESULT_STRINGS, Kind::ToolResult),
             // The envelope uuid is ignored, but it must still be a string when present.
-            "stream_event" => m
-                .take("uuid")
-                .opt_str()
-                .map(|_| SdkInput::StreamEvent(StreamEvent::from_value(m.take("event")))),
+            "stream_event" => (&["uuid"][..], Kind::StreamEvent),
             "init" | "result" | "error" | "retry" | "queue_update" | "loop_status" => {
-                Ok(SdkInput::Ignored)
+                return Some(SdkInput::Ignored)
             }
-            _ => Err(WrongType),
+            _ => return None,
         };
-        input.ok()
+        if !strings.iter().all(|&key| string_or_absent(m.get(key))) {
+            return None;
+        }
+        // Every string member is now a string or absent: the fallible reads come first, so no
+        // member is taken before the message is known to be valid.
+        Some(match kind {
+            Kind::Text(kind) => {
+                let seq_id = m.get("seqId").opt_f64().ok()?;
+                SdkInput::Text(TextInput {
+                    kind,
+                    seq_id,
+                    content: string(&mut m, "content").unwrap_or_default(),
+                    uuid: string(&mut m, "uuid"),
+                    otid: string(&mut m, "otid"),
+                    run_id: string(&mut m, "runId"),
+                })
+            }
+            Kind::ToolCall => {
+                has_tool_call_id(&m)?;
+                let tool_input = m.take("toolInput").opt_object().ok()?;
+                SdkInput::ToolCall(ToolCallInput {
+                    tool_call_id: string(&mut m, "toolCallId").unwrap_or_default(),
+                    tool_name: string(&mut m, "toolName"),
+                    tool_input,
+                    raw_arguments: string(&mut m, "rawArguments"),
+                    uuid: string(&mut m, "uuid"),
+                    run_id: string(&mut m, "runId"),
+                })
+            }
+            Kind::ToolResult => {
+                has_tool_call_id(&m)?;
+                let is_error = m.get("isError").opt_bool().ok()?.unwrap_or(false);
+                SdkInput::ToolResult(ToolResultInput {
+                    tool_call_id: string(&mut m, "toolCallId").unwrap_or_default(),
+                    content: string(&mut m, "content").unwrap_or_default(),
+                    is_error,
+                    uuid: string(&mut m, "uuid"),
+                    run_id: string(&mut m, "runId"),
+                })
+            }
+            Kind::StreamEvent => SdkInput::StreamEvent(StreamEvent::from_value(m.take("event"))),
+        })
     }
 }
 
-fn text(mut m: Object<'_>, kind: TextKind) -> Result<SdkInput<'_>, WrongType> {
-    Ok(SdkInput::Text(TextInput {
-        kind,
-        seq_id: m.get("seqId").opt_f64()?,
-        content: m.take("content").opt_str()?.unwrap_or_default(),
-        uuid: m.take("uuid").opt_str()?,
-        otid: m.take("otid").opt_str()?,
-        run_id: m.take("runId").opt_str()?,
-    }))
+/// The string members of each message type.
+const TEXT_STRINGS: &[&str] = &["content", "uuid", "otid", "runId"];
+const CALL_STRINGS: &[&str] = &["toolCallId", "toolName", "rawArguments", "uuid", "runId"];
+const RESULT_STRINGS: &[&str] = &["toolCallId", "content", "uuid", "runId"];
+
+/// Which input a message type builds.
+enum Kind {
+    Text(TextKind),
+    ToolCall,
+    ToolResult,
+    StreamEvent,
 }
 
-fn tool_call(mut m: Object<'_>) -> Result<SdkInput<'_>, WrongType> {
-    Ok(SdkInput::ToolCall(ToolCallInput {
-        tool_call_id: tool_call_id(&mut m)?,
-        tool_name: m.take("toolName").opt_str()?,
-        tool_input: m.take("toolInput").opt_object()?,
-        raw_arguments: m.take("rawArguments").opt_str()?,
-        uuid: m.take("uuid").opt_str()?,
-        run_id: m.take("runId").opt_str()?,
-    }))
-}
-
-fn tool_result(mut m: Object<'_>) -> Result<SdkInput<'_>, WrongType> {
-    Ok(SdkInput::ToolResult(ToolResultInput {
-        is_error: m.get("isError").opt_bool()?.unwrap_or(false),
-        tool_call_id: tool_call_id(&mut m)?,
-        content: m.take("content").opt_str()?.unwrap_or_default(),
-        uuid: m.take("uuid").opt_str()?,
-        run_id: m.take("runId").opt_str()?,
-    }))
+/// A string member, or one that is absent or `null`.
+fn string_or_absent(value: &Value<'_>) -> bool {
+    matches!(value, Value::Absent | Value::Null | Value::String(_))
 }
 
 /// A tool message cannot be keyed without a non-empty `toolCallId`.
-fn tool_call_id<'a>(m: &mut Object<'a>) -> Result<Cow<'a, str>, WrongType> {
-    m.take("toolCallId")
-        .opt_str()?
-        .filter(|s| !s.is_empty())
-        .ok_or(WrongType)
+fn has_tool_call_id(m: &Object<'_>) -> Option<()> {
+    m.get("toolCallId").non_empty_str().map(drop)
+}
+
+/// Takes a member that is known to be a string or absent.
+fn string<'a>(m: &mut Object<'a>, key: &str) -> Option<Cow<'a, str>> {
+    m.take(key).into_str()
 }

@@ -4,22 +4,22 @@
 //! Every table maps to a row's current index in the row list; [`Aliases::remap`] rewrites them
 //! after a reorder, which is the only time indices change.
 
+use super::index_table::IndexTable;
 use super::rows::{Row, TextKind};
-use rustc_hash::FxHashMap;
-
-type IndexMap = FxHashMap<String, u32>;
 
 #[derive(Debug, Default)]
 pub(super) struct Aliases {
-    /// Per text family: otid → row index.
-    otid: [IndexMap; 3],
-    /// Per text family: envelope uuid → row index (moves to the newest slice).
-    uuid: [IndexMap; 3],
-    /// toolCallId → row index.
-    tools: IndexMap,
+    /// `[OTID + family]`: otid → row index; `[UUID + family]`: envelope uuid → row index (moves
+    /// to the newest slice); `[TOOLS]`: toolCallId → row index.
+    tables: [IndexTable; 7],
     /// Last `<kind>:auto:<n>` number handed out.
     auto: u64,
 }
+
+/// Table offsets in [`Aliases::tables`].
+const OTID: usize = 0;
+const UUID: usize = 3;
+const TOOLS: usize = 6;
 
 /// How a text slice resolved: onto an existing row, or a new row with this key.
 pub(super) enum Resolved {
@@ -42,14 +42,14 @@ impl Aliases {
         otid: Option<&str>,
     ) -> Resolved {
         let f = kind.index();
-        if let Some(i) = otid.and_then(|o| self.otid[f].get(o).copied()) {
+        if let Some(i) = otid.and_then(|o| self.tables[OTID + f].get(o)) {
             return Resolved::Existing {
                 index: i as usize,
                 by_otid: true,
             };
         }
         let candidate = uuid
-            .and_then(|u| self.uuid[f].get(u).copied())
+            .and_then(|u| self.tables[UUID + f].get(u))
             .filter(|&i| {
                 // A uuid-only hit is a different slice when both sides carry different otids
                 // (the `[text, thinking, text]` case).
@@ -66,11 +66,13 @@ impl Aliases {
         }
         let k = kind.as_str();
         Resolved::New(match (otid, uuid) {
-            (Some(o), _) => [k, ":otid:", o].concat(),
-            (None, Some(u)) => [k, ":uuid:", u].concat(),
+            (Some(o), _) => row_key(k, ":otid:", o),
+            (None, Some(u)) => row_key(k, ":uuid:", u),
             (None, None) => {
                 self.auto += 1;
-                format!("{k}:auto:{}", self.auto)
+                let mut key = row_key(k, ":auto:", "");
+                push_decimal(&mut key, self.auto);
+                key
             }
         })
     }
@@ -86,43 +88,43 @@ impl Aliases {
     ) {
         let f = kind.index();
         if let Some(o) = otid {
-            set(&mut self.otid[f], o, index);
+            self.tables[OTID + f].set(o, index as u32);
         }
         if let Some(u) = uuid {
-            set(&mut self.uuid[f], u, index);
+            self.tables[UUID + f].set(u, index as u32);
         }
     }
 
     /// The row index of a tool call, if it has a row.
     pub fn tool(&self, tool_call_id: &str) -> Option<usize> {
-        self.tools.get(tool_call_id).map(|&i| i as usize)
+        self.tables[TOOLS].get(tool_call_id).map(|i| i as usize)
     }
 
     pub fn bind_tool(&mut self, tool_call_id: &str, index: usize) {
-        set(&mut self.tools, tool_call_id, index);
+        self.tables[TOOLS].set(tool_call_id, index as u32);
     }
 
     /// Rewrites every stored index through `old_to_new` after the rows were reordered.
     pub fn remap(&mut self, old_to_new: &[u32]) {
-        let tables = self.otid.iter_mut().chain(self.uuid.iter_mut());
-        for table in tables.chain(std::iter::once(&mut self.tools)) {
-            for v in table.values_mut() {
-                *v = old_to_new[*v as usize];
-            }
+        for table in &mut self.tables {
+            table.remap(old_to_new);
         }
-    }
-
-    pub fn clear(&mut self) {
-        *self = Aliases::default();
     }
 }
 
-fn set(table: &mut IndexMap, key: &str, index: usize) {
-    let index = index as u32;
-    match table.get_mut(key) {
-        Some(v) => *v = index,
-        None => {
-            table.insert(key.to_owned(), index);
-        }
+/// A row key: `<family><tag><id>` (spec §3).
+pub(super) fn row_key(family: &str, tag: &str, id: &str) -> String {
+    let mut key = String::with_capacity(family.len() + tag.len() + id.len() + 4);
+    key.push_str(family);
+    key.push_str(tag);
+    key.push_str(id);
+    key
+}
+
+/// Appends `n` in decimal.
+fn push_decimal(out: &mut String, n: u64) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
     }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }

@@ -7,6 +7,7 @@
 //! what changed. Only `rebase` is O(rows).
 
 mod history;
+mod index_table;
 mod input;
 mod json;
 mod keys;
@@ -79,10 +80,7 @@ impl TranscriptAccumulator {
 
     /// Drops every row, alias, replay threshold, the anonymous-key counter and change tracking.
     pub fn reset(&mut self) {
-        self.rows.clear();
-        self.aliases.clear();
-        self.replay.clear();
-        self.clear_changes();
+        *self = Self::default();
     }
 
     /// Parses one `SDKMessage` (JSON text) and folds it in. Returns true iff any row was written.
@@ -209,36 +207,26 @@ impl TranscriptAccumulator {
         // Empty ids count as absent for identity resolution (spec §3).
         let uuid = ids.uuid.filter(|s| !s.is_empty());
         let otid = ids.otid.filter(|s| !s.is_empty());
-        let index = match self.aliases.resolve_text(&self.rows, kind, uuid, otid) {
-            Resolved::Existing {
-                index: i,
-                by_otid: true,
-            } => {
-                self.aliases.bind_text(kind, uuid, None, i);
-                i
-            }
-            Resolved::Existing {
-                index: i,
-                by_otid: false,
-            } => {
-                self.aliases.bind_text(kind, None, otid, i);
-                i
-            }
-            Resolved::New(key) => {
-                let i = self.push_row(Row::new_text(key, kind));
-                self.aliases.bind_text(kind, uuid, otid, i);
-                i
-            }
-        };
-        let row = &mut self.rows[index];
-        row.merge_identity(ids);
-        if let RowBody::Text(t) = &mut row.body {
+        // The alias that resolved the row already points there; the others are bound to it.
+        let (index, bind_uuid, bind_otid) =
+            match self.aliases.resolve_text(&self.rows, kind, uuid, otid) {
+                Resolved::Existing {
+                    index,
+                    by_otid: true,
+                } => (index, uuid, None),
+                Resolved::Existing {
+                    index,
+                    by_otid: false,
+                } => (index, None, otid),
+                Resolved::New(key) => (self.push_row(Row::new_text(key, kind)), uuid, otid),
+            };
+        self.aliases.bind_text(kind, bind_uuid, bind_otid, index);
+        if let Some(RowBody::Text(t)) = self.write_row(index, ids) {
             if mode == TextMode::Replace {
                 t.clear();
             }
             t.push_str(text);
         }
-        self.mark(index);
         index
     }
 }

@@ -5,7 +5,7 @@
 //! `rows` lists every row written since the previous take once, at its current index, in the
 //! order of first write (ascending after a reorder; the JS wrapper accepts any order).
 
-use super::rows::Row;
+use super::rows::{Ids, Row, RowBody};
 use super::TranscriptAccumulator;
 use crate::json::{write_u64, Members, ToJson};
 
@@ -20,7 +20,7 @@ pub(super) struct Changes {
 }
 
 impl TranscriptAccumulator {
-    /// Appends a row and returns its index. The caller writes (and so marks) it.
+    /// Appends a row and returns its index. The caller writes it (`write_row`).
     pub(super) fn push_row(&mut self, row: Row) -> usize {
         self.rows.push(row);
         if let Some(moved) = &mut self.changes.moved {
@@ -29,44 +29,56 @@ impl TranscriptAccumulator {
         self.rows.len() - 1
     }
 
-    /// Records that row `index` was written.
-    pub(super) fn mark(&mut self, index: usize) {
-        let row = &mut self.rows[index];
+    /// Records that row `index` is written, folds the write's `ids` into it and returns its body
+    /// for the write.
+    pub(super) fn write_row(&mut self, index: usize, ids: &Ids<'_>) -> Option<&mut RowBody> {
+        let row = self.rows.get_mut(index)?;
         if !row.written {
             row.written = true;
             self.changes.dirty.push(index as u32);
         }
+        row.merge_identity(ids);
+        Some(&mut row.body)
     }
 
     /// Reorders the rows: `order[new] = old`, a permutation of `0..rows.len()`.
     pub(super) fn reorder(&mut self, order: &[u32]) {
-        let n = self.rows.len();
-        let mut old_to_new = vec![0u32; n];
+        let mut old_to_new = vec![0u32; self.rows.len()];
         for (new, &old) in order.iter().enumerate() {
-            old_to_new[old as usize] = new as u32;
+            if let Some(slot) = old_to_new.get_mut(old as usize) {
+                *slot = new as u32;
+            }
         }
+        self.aliases.remap(&old_to_new);
         let changes = &mut self.changes;
-        let prev_len = changes.prev_len;
-        let before = changes.moved.take().unwrap_or_else(|| {
-            (0..n)
-                .map(|i| if i < prev_len { i as i32 } else { -1 })
-                .collect()
-        });
-        changes.moved = Some(order.iter().map(|&old| before[old as usize]).collect());
-        let mut slots: Vec<Option<Row>> = std::mem::take(&mut self.rows)
-            .into_iter()
-            .map(Some)
-            .collect();
-        self.rows = order
-            .iter()
-            .filter_map(|&old| slots.get_mut(old as usize).and_then(Option::take))
-            .collect();
+        let mut moved = Vec::with_capacity(order.len());
+        for &old in order {
+            let before = match &changes.moved {
+                Some(before) => before.get(old as usize).copied().unwrap_or(-1),
+                None if (old as usize) < changes.prev_len => old as i32,
+                None => -1,
+            };
+            moved.push(before);
+        }
+        changes.moved = Some(moved);
+        // In place: each swap puts one row at its new index (`old_to_new` follows the rows).
+        for i in 0..old_to_new.len() {
+            while let Some(&new) = old_to_new.get(i) {
+                let new = new as usize;
+                if new == i || new >= old_to_new.len() {
+                    break;
+                }
+                self.rows.swap(i, new);
+                old_to_new.swap(i, new);
+            }
+        }
         // The rows written since the last take, in their new (ascending) order.
         changes.dirty.clear();
-        changes
-            .dirty
-            .extend((0..self.rows.len() as u32).filter(|&i| self.rows[i as usize].written));
-        self.aliases.remap(&old_to_new);
+        for (i, row) in self.rows.iter().enumerate() {
+            if row.written {
+                changes.dirty.push(i as u32);
+            }
+        }
     }
 
     /// The change since the previous `take_patch()` (or since `new()`/`reset()`) as a JSON patch,
@@ -115,11 +127,6 @@ impl TranscriptAccumulator {
         }
         self.changes.moved = None;
         self.changes.prev_len = self.rows.len();
-    }
-
-    /// Forgets all change tracking (after `reset()`).
-    pub(super) fn clear_changes(&mut self) {
-        self.changes = Changes::default();
     }
 }
 

@@ -4,7 +4,7 @@
 use super::history::{HistoryIds, HistoryPage};
 use super::json::finite;
 use super::{HistoryOrder, TranscriptAccumulator};
-use crate::json::Value;
+use crate::json::{Object, Value};
 
 impl TranscriptAccumulator {
     /// Merges a history page (spec §6). Returns true iff any row was written or reordered.
@@ -16,7 +16,7 @@ impl TranscriptAccumulator {
                 Some(HistoryOrder::Asc) => false,
                 None => looks_descending(messages),
             };
-        let mut touched: Vec<usize> = Vec::new();
+        let mut touched: Vec<u32> = Vec::new();
         let mut fold = |acc: &mut Self, m: &Value<'_>| {
             let Some(m) = m.as_object() else { return };
             let read = HistoryIds::read(m);
@@ -25,7 +25,7 @@ impl TranscriptAccumulator {
                 acc.replay.raise(ids.run_id, seq);
             }
             if let Some(index) = acc.apply_history(m, ids) {
-                touched.push(index);
+                touched.push(index as u32);
             }
         };
         if reverse {
@@ -36,22 +36,23 @@ impl TranscriptAccumulator {
         if touched.is_empty() {
             return false;
         }
-        // The page's rows go first, in page order (first occurrence wins); the rest keep their order.
+        // The page's rows go first, in page order (first occurrence wins); the rest keep their
+        // order: every row is listed after the page's ones and placed at its first occurrence.
         let n = self.rows.len();
         let mut placed = vec![false; n];
         let mut order = Vec::with_capacity(n);
-        for i in touched {
-            if !placed[i] {
-                placed[i] = true;
-                order.push(i as u32);
+        let mut moved = false;
+        touched.extend(0..n as u32);
+        for &i in &touched {
+            if let Some(slot) = placed.get_mut(i as usize) {
+                if !*slot {
+                    *slot = true;
+                    moved |= i as usize != order.len();
+                    order.push(i);
+                }
             }
         }
-        order.extend((0..n as u32).filter(|&i| !placed[i as usize]));
-        if order
-            .iter()
-            .enumerate()
-            .any(|(new, &old)| new != old as usize)
-        {
+        if moved {
             self.reorder(&order);
         }
         true
@@ -61,99 +62,114 @@ impl TranscriptAccumulator {
 /// Spec §6 step 1: a page looks descending when its first and last `seq_id`s (when at least two
 /// messages carry one), or else its first and last parseable `date`s, compare descending.
 fn looks_descending(messages: &[Value<'_>]) -> bool {
-    let objects = || messages.iter().filter_map(Value::as_object);
-    let seqs = objects().filter_map(|m| finite(m.get("seq_id")));
-    if let Some(d) = first_last_descending(seqs) {
-        return d;
-    }
-    let dates = objects().filter_map(|m| m.get("date").as_str().and_then(parse_date_ms));
-    first_last_descending(dates).unwrap_or(false)
+    first_last_descending(messages, seq_id)
+        .or_else(|| first_last_descending(messages, date_ms))
+        .unwrap_or(false)
 }
 
-/// `Some(last < first)` when the iterator has at least two values, else `None`.
-fn first_last_descending(mut values: impl Iterator<Item = f64>) -> Option<bool> {
-    let first = values.next()?;
-    let last = values.last()?;
+fn seq_id(m: &Object<'_>) -> Option<f64> {
+    finite(m.get("seq_id"))
+}
+
+fn date_ms(m: &Object<'_>) -> Option<f64> {
+    m.get("date").as_str().and_then(parse_date_ms)
+}
+
+/// `Some(last < first)` over the messages that have a `read` value when there are at least two,
+/// else `None`. Scans from both ends, so it stops at the first and last such messages.
+fn first_last_descending(
+    messages: &[Value<'_>],
+    read: fn(&Object<'_>) -> Option<f64>,
+) -> Option<bool> {
+    let value = |m: &Value<'_>| m.as_object().and_then(read);
+    let mut items = messages.iter();
+    let first = items.by_ref().find_map(value)?;
+    let last = items.rev().find_map(value)?;
     Some(last < first)
 }
 
 /// Milliseconds since the epoch of an ISO-8601 date (`YYYY-MM-DD`, optionally followed by
 /// `THH:MM[:SS[.fff…]]` and `Z` or `±HH[:]MM`). A time without an offset is read as UTC.
 pub(super) fn parse_date_ms(s: &str) -> Option<f64> {
-    let b = s.trim().as_bytes();
-    let num = |range: std::ops::Range<usize>| -> Option<i64> {
-        let digits = b.get(range)?;
-        digits.iter().try_fold(0i64, |acc, &c| {
-            c.is_ascii_digit().then(|| acc * 10 + i64::from(c - b'0'))
-        })
-    };
-    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    if b.get(4) != Some(&b'-')
-        || b.get(7) != Some(&b'-')
-        || !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-    {
-        return None;
-    }
+    let mut c = Cursor(s.trim().as_bytes());
+    let year = c.number(4, 0, 9999)?;
+    c.eat(b"-")?;
+    let month = c.number(2, 1, 12)?;
+    c.eat(b"-")?;
+    let day = c.number(2, 1, 31)?;
     let mut ms = days_from_civil(year, month, day) as f64 * 86_400_000.0;
-    let mut i = 10;
-    match b.get(i) {
-        None => return Some(ms),
-        Some(b'T' | b't' | b' ') => {}
-        Some(_) => return None,
+    if c.0.is_empty() {
+        return Some(ms);
     }
-    let (hour, minute) = (num(i + 1..i + 3)?, num(i + 4..i + 6)?);
-    if b.get(i + 3) != Some(&b':') || hour > 24 || minute > 59 {
-        return None;
-    }
+    c.eat(b"Tt ")?;
+    let hour = c.number(2, 0, 24)?;
+    c.eat(b":")?;
+    let minute = c.number(2, 0, 59)?;
     let mut secs = (hour * 3600 + minute * 60) as f64;
-    i += 6;
-    if b.get(i) == Some(&b':') {
-        let sec = num(i + 1..i + 3)?;
-        if sec > 59 {
-            return None;
-        }
-        secs += sec as f64;
-        i += 3;
-        if matches!(b.get(i), Some(b'.') | Some(b',')) {
-            let start = i + 1;
-            i = start;
-            while b.get(i).is_some_and(u8::is_ascii_digit) {
-                i += 1;
-            }
-            if i == start {
-                return None;
-            }
+    if c.eat(b":").is_some() {
+        secs += c.number(2, 0, 59)? as f64;
+        if c.eat(b".,").is_some() {
             // Milliseconds from the first three digits (Date.parse ignores the rest).
             let mut millis = 0u32;
-            for k in 0..3 {
-                let digit = b
-                    .get(start + k)
-                    .filter(|d| d.is_ascii_digit() && start + k < i);
-                millis = millis * 10 + digit.map_or(0, |d| u32::from(d - b'0'));
+            let mut digits = 0;
+            while let Some(d) = c.digit() {
+                if digits < 3 {
+                    millis = millis * 10 + d;
+                }
+                digits += 1;
+            }
+            if digits == 0 {
+                return None;
+            }
+            for _ in digits..3 {
+                millis *= 10;
             }
             secs += f64::from(millis) / 1000.0;
         }
     }
     ms += secs * 1000.0;
-    match b.get(i) {
-        None => Some(ms),
-        Some(b'Z' | b'z') if i + 1 == b.len() => Some(ms),
-        Some(&sign @ (b'+' | b'-')) => {
-            let oh = num(i + 1..i + 3)?;
-            let colon = usize::from(b.get(i + 3) == Some(&b':'));
-            let om = num(i + 3 + colon..i + 5 + colon)?;
-            if i + 5 + colon != b.len() || oh > 23 || om > 59 {
-                return None;
-            }
-            let offset = ((oh * 60 + om) * 60_000) as f64;
-            Some(if sign == b'+' {
-                ms - offset
+    let offset = match c.eat(b"Zz+-") {
+        None | Some(b'Z' | b'z') => 0.0,
+        Some(sign) => {
+            let hours = c.number(2, 0, 23)?;
+            c.eat(b":");
+            let minutes = c.number(2, 0, 59)?;
+            let offset = ((hours * 60 + minutes) * 60_000) as f64;
+            if sign == b'+' {
+                offset
             } else {
-                ms + offset
-            })
+                -offset
+            }
         }
-        _ => None,
+    };
+    c.0.is_empty().then_some(ms - offset)
+}
+
+/// The unread rest of a date string.
+struct Cursor<'b>(&'b [u8]);
+
+impl Cursor<'_> {
+    /// Reads one byte of `set`.
+    fn eat(&mut self, set: &[u8]) -> Option<u8> {
+        let (&first, rest) = self.0.split_first()?;
+        set.contains(&first).then(|| {
+            self.0 = rest;
+            first
+        })
+    }
+
+    /// Reads one ASCII digit.
+    fn digit(&mut self) -> Option<u32> {
+        self.eat(b"0123456789").map(|d| u32::from(d - b'0'))
+    }
+
+    /// Reads exactly `len` digits as a number within `min..=max`.
+    fn number(&mut self, len: usize, min: i64, max: i64) -> Option<i64> {
+        let mut n = 0i64;
+        for _ in 0..len {
+            n = n * 10 + i64::from(self.digit()?);
+        }
+        (min..=max).contains(&n).then_some(n)
     }
 }
 

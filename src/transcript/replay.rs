@@ -1,15 +1,14 @@
 //! Replay suppression (spec §4): per-run `seqId` high-water marks, capped at 64 runs.
 
-use rustc_hash::FxHashMap;
-
 /// How many runs keep a threshold; past that the run inserted first is evicted.
 pub const MAX_RUNS: usize = 64;
 
+/// The thresholds live in a short list in insertion order (at most [`MAX_RUNS`] entries, so a
+/// lookup is bounded; it scans from the newest run, the one a live stream writes to).
 #[derive(Debug, Default)]
 pub(super) struct ReplayTable {
-    /// run id (`""` for messages without one) → (highest accepted seqId, insertion number)
-    runs: FxHashMap<String, (f64, u64)>,
-    inserted: u64,
+    /// (run id (`""` for messages without one), highest accepted seqId), oldest first.
+    runs: Vec<(String, f64)>,
 }
 
 impl ReplayTable {
@@ -17,10 +16,9 @@ impl ReplayTable {
     /// `false` when `seq` is at or below the run's threshold. Slices without a `seqId` always pass.
     pub fn admit(&mut self, run: Option<&str>, seq: Option<f64>) -> bool {
         let Some(seq) = seq else { return true };
-        let run = run.unwrap_or("");
-        match self.runs.get_mut(run) {
-            Some((threshold, _)) if seq <= *threshold => false,
-            Some((threshold, _)) => {
+        match self.find(run) {
+            Some(threshold) if seq <= *threshold => false,
+            Some(threshold) => {
                 *threshold = seq;
                 true
             }
@@ -33,33 +31,36 @@ impl ReplayTable {
 
     /// History: raises the run's threshold to `seq` (never lowers it).
     pub fn raise(&mut self, run: Option<&str>, seq: f64) {
-        let run = run.unwrap_or("");
-        match self.runs.get_mut(run) {
-            Some((threshold, _)) => *threshold = threshold.max(seq),
+        match self.find(run) {
+            Some(threshold) => *threshold = threshold.max(seq),
             None => self.insert(run, seq),
         }
     }
 
-    fn insert(&mut self, run: &str, seq: f64) {
-        if self.runs.len() >= MAX_RUNS {
-            // Evict the entry inserted first; raising a threshold does not refresh its position.
-            let oldest = self
-                .runs
-                .iter()
-                .min_by_key(|(_, &(_, n))| n)
-                .map(|(k, _)| k.clone());
-            if let Some(k) = oldest {
-                self.runs.remove(&k);
+    fn find(&mut self, run: Option<&str>) -> Option<&mut f64> {
+        let run = run.unwrap_or("");
+        let mut entries = self.runs.iter_mut();
+        while let Some((id, threshold)) = entries.next_back() {
+            if id == run {
+                return Some(threshold);
             }
         }
-        self.inserted += 1;
-        self.runs.insert(run.to_owned(), (seq, self.inserted));
+        None
+    }
+
+    fn insert(&mut self, run: Option<&str>, seq: f64) {
+        if self.runs.len() >= MAX_RUNS {
+            // Evict the entry inserted first; raising a threshold does not refresh its position.
+            self.runs.remove(0);
+        }
+        self.runs.push((run.unwrap_or("").to_owned(), seq));
     }
 
     /// The threshold of `run` (`None` for no run id), if it has one.
     #[cfg(test)]
     pub fn threshold(&self, run: Option<&str>) -> Option<f64> {
-        self.runs.get(run.unwrap_or("")).map(|&(t, _)| t)
+        let run = run.unwrap_or("");
+        self.runs.iter().find(|(id, _)| id == run).map(|&(_, t)| t)
     }
 
     #[cfg(test)]
@@ -67,8 +68,8 @@ impl ReplayTable {
         self.runs.len()
     }
 
+    #[cfg(test)]
     pub fn clear(&mut self) {
         self.runs.clear();
-        self.inserted = 0;
     }
 }

@@ -136,7 +136,7 @@ impl Row {
             arguments_complete: false,
             result: None,
         };
-        let key = ["tool_call:id:", tool_call_id].concat();
+        let key = super::keys::row_key("tool_call", ":id:", tool_call_id);
         Row::new(key, RowKind::ToolCall, RowBody::Tool(tool))
     }
 

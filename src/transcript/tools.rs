@@ -47,39 +47,35 @@ impl TranscriptAccumulator {
     /// Merges a tool call into its row and returns the row index.
     pub(super) fn write_tool_call(&mut self, call: &CallWrite<'_>, mode: ArgsMode) -> usize {
         let index = self.tool_row(call.tool_call_id, call.tool_name);
-        let row = &mut self.rows[index];
-        row.merge_identity(&call.ids);
-        if let RowBody::Tool(tool) = &mut row.body {
+        if let Some(RowBody::Tool(tool)) = self.write_row(index, &call.ids) {
             if let Some(name) = call.tool_name.filter(|n| !n.is_empty() && *n != "?") {
                 if tool.tool_name != name {
-                    tool.tool_name = name.to_owned();
+                    tool.tool_name.clear();
+                    tool.tool_name.push_str(name);
                 }
             }
             merge_arguments(tool, call.frag, call.tool_input, mode);
         }
-        self.mark(index);
         index
     }
 
     /// Merges a tool result into its row (creating an orphan row) and returns the row index.
     pub(super) fn write_tool_result(&mut self, res: &ResultWrite<'_>) -> usize {
         let index = self.tool_row(res.tool_call_id, None);
-        let row = &mut self.rows[index];
         // The result's envelope id belongs to the result, never to the row.
-        row.merge_identity(&Ids {
+        let ids = Ids {
             uuid: None,
             otid: None,
             run_id: res.run_id,
             seq_id: res.seq_id,
-        });
-        if let RowBody::Tool(tool) = &mut row.body {
+        };
+        if let Some(RowBody::Tool(tool)) = self.write_row(index, &ids) {
             tool.result = Some(ToolResult {
                 content: res.content.to_owned(),
                 is_error: res.is_error,
                 uuid: res.uuid.map(str::to_owned),
             });
         }
-        self.mark(index);
         index
     }
 }

@@ -2,6 +2,7 @@
 
 mod history;
 mod identity;
+mod index_table;
 mod input;
 mod patch;
 mod tools;
