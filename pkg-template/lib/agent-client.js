@@ -7,6 +7,7 @@ import { clientConfig } from "./options.js";
 import { wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
 import { LettaCodeSession } from "./session.js";
+import { LIST_MODELS, MANAGEMENT } from "./ops.js";
 
 const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
 const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
@@ -50,7 +51,7 @@ export class LettaAgentClient {
     this.#connection = { client, WebSocket, nonce: Math.random().toString(36).slice(2, 10).padEnd(8, "0") };
     this.agents = this.#agents();
     this.conversations = this.#conversations();
-    this.models = { list: () => this.#managed((driver) => driver.listModels()) };
+    this.models = { list: () => this.#managed((driver) => driver.call(LIST_MODELS)) };
   }
 
   /** Deprecated alias of `computer`; the remote backend has none. */
@@ -179,7 +180,7 @@ export class LettaAgentClient {
   }
 
   #request(type, fields) {
-    return this.#managed((driver) => driver.management(type, JSON.stringify(fields)));
+    return this.#managed((driver) => driver.call(MANAGEMENT, JSON.stringify(fields), type));
   }
 
   #agents() {

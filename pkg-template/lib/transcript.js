@@ -8,8 +8,10 @@
 
 import { wasm } from "./runtime.js";
 import { closedError } from "./errors.js";
+import { JSON_MESSAGE, JSON_PAGE, PATCH_DISCARD, PATCH_RESET, PATCH_TAKE } from "./ops.js";
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for("Symbol.dispose");
+/** Added to `JSON_PAGE`: the order of a history page (detected when not given). */
 const ORDER_CODES = { asc: 1, desc: 2 };
 
 function toJson(value) {
@@ -57,7 +59,7 @@ const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArr
 function fold(core, ids, message) {
   if (isTextFragment(message)) {
     sendIds(core, ids, message);
-    return core.applyText(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined);
+    return core.applyText(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined) !== -1;
   }
   if (
     message.type === "tool_call" &&
@@ -75,7 +77,7 @@ function fold(core, ids, message) {
     }
   }
   const json = toJson(message);
-  return json !== undefined && core.applyJson(json);
+  return json !== undefined && core.applyJson(JSON_MESSAGE, json);
 }
 
 /**
@@ -100,7 +102,7 @@ export function createTranscriptAccumulator() {
   const ids = { uuid: undefined, otid: undefined, runId: undefined };
 
   function takeSnapshot() {
-    const patch = core.takePatch();
+    const patch = core.patch(PATCH_TAKE);
     if (patch === undefined) return snapshot;
     const { len, moved, rows } = JSON.parse(patch);
     let next;
@@ -128,11 +130,11 @@ export function createTranscriptAccumulator() {
       const target = live();
       if (!isTextFragment(message)) return fold(target, ids, message) ? takeSnapshot() : snapshot;
       sendIds(target, ids, message);
-      const at = target.applyTextAt(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined);
+      const at = target.applyText(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined);
       if (at === -1) return snapshot;
       const row = at >= 0 ? appended(snapshot[at], message) : undefined;
       if (row === undefined) return takeSnapshot();
-      target.discardPatch();
+      target.patch(PATCH_DISCARD);
       snapshot = snapshot.slice();
       snapshot[at] = row;
       return snapshot;
@@ -152,8 +154,8 @@ export function createTranscriptAccumulator() {
       if (page === null || typeof page !== "object") return snapshot;
       const json = toJson(page);
       if (json === undefined) return snapshot;
-      const order = ORDER_CODES[options?.order] ?? 0;
-      return live().rebase(json, order) ? takeSnapshot() : snapshot;
+      const op = JSON_PAGE + (ORDER_CODES[options?.order] ?? 0);
+      return live().applyJson(op, json) ? takeSnapshot() : snapshot;
     },
     /** The current rows, in transcript order. */
     rows() {
@@ -161,7 +163,7 @@ export function createTranscriptAccumulator() {
     },
     /** Drops every row, alias and replay threshold. */
     reset() {
-      live().reset();
+      live().patch(PATCH_RESET);
       snapshot = [];
     },
     /** Releases the WebAssembly memory now (also done by a FinalizationRegistry later). */

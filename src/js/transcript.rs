@@ -1,10 +1,12 @@
 //! Binding of the transcript accumulator.
 //!
 //! Messages cross the boundary either as typed arguments (the common streamed text fragment:
-//! `applyText`) or as JSON text (everything else: `applyJson`). Changes are collected until
-//! `takePatch`, which returns a JSON patch describing only the rows written since the last
-//! snapshot (or `undefined` when nothing changed), so the wrapper can keep returning the very
-//! same array and row objects.
+//! `applyText`, and tool-call fragments: `applyToolCall`) or as JSON text (everything else,
+//! and history pages: `applyJson`). Changes are collected until `patch(TAKE)`, which returns a
+//! JSON patch describing only the rows written since the last snapshot (or `undefined` when
+//! nothing changed), so the wrapper can keep returning the very same array and row objects.
+//! Operation codes ([`json_input`], [`patch_op`]) select what a method does: every exported
+//! method costs an export shim and glue.
 
 use wasm_bindgen::prelude::*;
 
@@ -44,45 +46,34 @@ impl TranscriptCore {
     }
 
     /// Folds one `assistant` (`kind` 1) or `reasoning` (`kind` 2) fragment whose fields the
-    /// wrapper already type-checked, with the identity of the last `setTextIds`; returns whether
-    /// a row changed.
+    /// wrapper already type-checked, with the identity of the last `setTextIds`. Returns `-1`
+    /// nothing changed, `-2` rows changed (take the patch), `i >= 0` the only change since the
+    /// last patch is this fragment written to the existing text row `i` — the wrapper may
+    /// rebuild that row itself (then [`patch_op::DISCARD`]).
     #[wasm_bindgen(js_name = applyText)]
-    pub fn apply_text(&mut self, kind: u8, content: &str, seq_id: Option<f64>) -> bool {
+    pub fn apply_text(&mut self, kind: u8, content: &str, seq_id: Option<f64>) -> i32 {
+        let clean = !self.inner.has_changes();
         let kind = if kind == 2 {
             TextKind::Reasoning
         } else {
             TextKind::Assistant
         };
         let (uuid, otid, run_id) = &self.text_ids;
-        self.inner.apply(&SdkInput::Text(TextInput {
+        let changed = self.inner.apply(&SdkInput::Text(TextInput {
             kind,
             content: content.into(),
             uuid: uuid.as_deref().map(Into::into),
             otid: otid.as_deref().map(Into::into),
             run_id: run_id.as_deref().map(Into::into),
             seq_id,
-        }))
-    }
-
-    /// `applyText` for a single `apply()`: `-1` nothing changed, `-2` rows changed (take the
-    /// patch), `i >= 0` the only change since the last patch is this fragment written to the
-    /// existing text row `i` — the wrapper may rebuild that row itself (then `discardPatch`).
-    #[wasm_bindgen(js_name = applyTextAt)]
-    pub fn apply_text_at(&mut self, kind: u8, content: &str, seq_id: Option<f64>) -> i32 {
-        let clean = !self.inner.has_changes();
-        if !self.apply_text(kind, content, seq_id) {
+        }));
+        if !changed {
             return -1;
         }
         match self.inner.only_changed_row() {
             Some(i) if clean => i32::try_from(i).unwrap_or(-2),
             _ => -2,
         }
-    }
-
-    /// Forgets the pending change (the wrapper rebuilt the row itself).
-    #[wasm_bindgen(js_name = discardPatch)]
-    pub fn discard_patch(&mut self) {
-        self.inner.discard_patch();
     }
 
     /// Folds one `tool_call` fragment whose fields the wrapper already type-checked
@@ -113,32 +104,53 @@ impl TranscriptCore {
         }))
     }
 
-    /// Folds one message given as JSON text; returns whether a row changed.
+    /// Folds JSON text in: one message ([`json_input::MESSAGE`]) or a history page to merge
+    /// ([`json_input::PAGE`] with the order detected, [`json_input::PAGE_ASC`], [`json_input::PAGE_DESC`]).
+    /// Returns whether a row changed.
     #[wasm_bindgen(js_name = applyJson)]
-    pub fn apply_json(&mut self, message_json: &str) -> bool {
-        self.inner.apply_json(message_json)
-    }
-
-    /// Merges a history page (JSON text). `order`: 0 = auto-detect, 1 = asc, 2 = desc.
-    pub fn rebase(&mut self, page_json: &str, order: u8) -> bool {
-        let order = match order {
-            1 => Some(HistoryOrder::Asc),
-            2 => Some(HistoryOrder::Desc),
+    pub fn apply_json(&mut self, op: u8, text: &str) -> bool {
+        let order = match op {
+            json_input::MESSAGE => return self.inner.apply_json(text),
+            json_input::PAGE_ASC => Some(HistoryOrder::Asc),
+            json_input::PAGE_DESC => Some(HistoryOrder::Desc),
             _ => None,
         };
-        self.inner.rebase_json(page_json, order)
+        self.inner.rebase_json(text, order)
     }
 
-    /// The patch since the previous call, or `undefined` when nothing changed.
-    #[wasm_bindgen(js_name = takePatch)]
-    pub fn take_patch(&mut self) -> Option<String> {
-        self.inner.take_patch()
+    /// Takes the patch since the previous take ([`patch_op::TAKE`]; `undefined` when nothing
+    /// changed), forgets it ([`patch_op::DISCARD`]: the wrapper rebuilt the row itself) or drops
+    /// every row, alias and replay threshold ([`patch_op::RESET`]).
+    pub fn patch(&mut self, op: u8) -> Option<String> {
+        match op {
+            patch_op::TAKE => return self.inner.take_patch(),
+            patch_op::DISCARD => self.inner.discard_patch(),
+            _ => self.inner.reset(),
+        }
+        None
     }
+}
 
-    /// Drops every row, alias and replay threshold.
-    pub fn reset(&mut self) {
-        self.inner.reset();
-    }
+/// What [`TranscriptCore::apply_json`] reads (`lib/transcript.js` uses the same numbers).
+pub mod json_input {
+    /// One `SDKMessage`.
+    pub const MESSAGE: u8 = 0;
+    /// A history page, its order detected.
+    pub const PAGE: u8 = 1;
+    /// A history page, oldest first.
+    pub const PAGE_ASC: u8 = 2;
+    /// A history page, newest first.
+    pub const PAGE_DESC: u8 = 3;
+}
+
+/// What [`TranscriptCore::patch`] does (`lib/transcript.js` uses the same numbers).
+pub mod patch_op {
+    /// Take the patch.
+    pub const TAKE: u8 = 0;
+    /// Forget the pending change.
+    pub const DISCARD: u8 = 1;
+    /// Drop everything.
+    pub const RESET: u8 = 2;
 }
 
 impl Default for TranscriptCore {
