@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use letta_agent_wasm::js::session::{op, state, SessionMachine};
-use letta_agent_wasm::js::transcript::{json_input, patch_op, TranscriptCore};
+use letta_agent_wasm::js::transcript::{op as transcript_op, TranscriptCore};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -12,12 +12,12 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn transcript_binding_in_the_browser() {
     let mut core = TranscriptCore::new();
     let message = r#"{"type":"reasoning","content":"hm","uuid":"m1","runId":"r1","seqId":1}"#;
-    assert!(core.apply_json(json_input::MESSAGE, message));
+    assert!(core.run(transcript_op::MESSAGE, message).is_some());
     assert!(core
-        .patch(patch_op::TAKE)
+        .run(transcript_op::TAKE_PATCH, "")
         .unwrap()
         .contains(r#""kind":"reasoning""#));
-    assert!(!core.apply_json(json_input::MESSAGE, message));
+    assert!(core.run(transcript_op::MESSAGE, message).is_none());
 }
 
 #[wasm_bindgen_test]

@@ -1,5 +1,5 @@
 // The operation codes of the WebAssembly bindings (src/js/session.rs `op` and `state`,
-// src/js/transcript.rs `json` and `patch`): one entry point per class takes a code instead of a
+// src/js/transcript.rs `op` and `NEW_IDS`): one entry point per class takes a code instead of a
 // method per operation, which keeps the glue and the module small. Keep both sides in step.
 
 // SessionMachine.run(op, id, text, extra, number, now)
@@ -37,11 +37,13 @@ export const WANTS_DEVICE_STATUS = 2;
 export const HAS_IN_FLIGHT_TURN = 3;
 export const IS_CLOSED = 4;
 
-// TranscriptCore.applyJson(op, text) (json_input): a message, or a history page (order detected; +1 asc, +2 desc)
-export const JSON_MESSAGE = 0;
-export const JSON_PAGE = 1;
+// TranscriptCore.applyText(kind, …): the flag of a fragment whose identity changed
+export const NEW_IDS = 4;
 
-// TranscriptCore.patch(op) (patch_op)
-export const PATCH_TAKE = 0;
-export const PATCH_DISCARD = 1;
-export const PATCH_RESET = 2;
+// TranscriptCore.run(op, text): fold a message, merge a history page (order detected; +1 asc,
+// +2 desc), take or discard the patch, reset
+export const MESSAGE = 0;
+export const PAGE = 1;
+export const TAKE_PATCH = 4;
+export const DISCARD_PATCH = 5;
+export const RESET = 6;

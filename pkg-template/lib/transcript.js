@@ -8,10 +8,10 @@
 
 import { wasm } from "./runtime.js";
 import { closedError } from "./errors.js";
-import { JSON_MESSAGE, JSON_PAGE, PATCH_DISCARD, PATCH_RESET, PATCH_TAKE } from "./ops.js";
+import { DISCARD_PATCH, MESSAGE, NEW_IDS, PAGE, RESET, TAKE_PATCH } from "./ops.js";
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for("Symbol.dispose");
-/** Added to `JSON_PAGE`: the order of a history page (detected when not given). */
+/** Added to `PAGE`: the order of a history page (detected when not given). */
 const ORDER_CODES = { asc: 1, desc: 2 };
 
 function toJson(value) {
@@ -40,17 +40,23 @@ function isTextFragment(message) {
   );
 }
 
-/** Sends the fragment's identity when it differs from the previous fragment's. */
-function sendIds(core, ids, message) {
+/**
+ * Folds a text fragment in (see `applyText` in src/js/transcript.rs); its identity crosses the
+ * boundary only when it differs from the previous fragment's.
+ */
+function applyText(core, ids, message) {
   const uuid = message.uuid ?? undefined;
   const otid = message.otid ?? undefined;
   const runId = message.runId ?? undefined;
-  if (uuid !== ids.uuid || otid !== ids.otid || runId !== ids.runId) {
-    core.setTextIds(uuid, otid, runId);
-    ids.uuid = uuid;
-    ids.otid = otid;
-    ids.runId = runId;
+  const kind = TEXT_KINDS[message.type];
+  const seqId = message.seqId ?? undefined;
+  if (uuid === ids.uuid && otid === ids.otid && runId === ids.runId) {
+    return core.applyText(kind, message.content, seqId);
   }
+  ids.uuid = uuid;
+  ids.otid = otid;
+  ids.runId = runId;
+  return core.applyText(kind | NEW_IDS, message.content, seqId, uuid, otid, runId);
 }
 
 const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -58,8 +64,7 @@ const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArr
 /** Folds one message into the Rust core; true when rows changed. */
 function fold(core, ids, message) {
   if (isTextFragment(message)) {
-    sendIds(core, ids, message);
-    return core.applyText(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined) !== -1;
+    return applyText(core, ids, message) !== -1;
   }
   if (
     message.type === "tool_call" &&
@@ -77,7 +82,7 @@ function fold(core, ids, message) {
     }
   }
   const json = toJson(message);
-  return json !== undefined && core.applyJson(JSON_MESSAGE, json);
+  return json !== undefined && core.run(MESSAGE, json) !== undefined;
 }
 
 /**
@@ -102,7 +107,7 @@ export function createTranscriptAccumulator() {
   const ids = { uuid: undefined, otid: undefined, runId: undefined };
 
   function takeSnapshot() {
-    const patch = core.patch(PATCH_TAKE);
+    const patch = core.run(TAKE_PATCH, "");
     if (patch === undefined) return snapshot;
     const { len, moved, rows } = JSON.parse(patch);
     let next;
@@ -129,12 +134,11 @@ export function createTranscriptAccumulator() {
       if (message === null || typeof message !== "object") return snapshot;
       const target = live();
       if (!isTextFragment(message)) return fold(target, ids, message) ? takeSnapshot() : snapshot;
-      sendIds(target, ids, message);
-      const at = target.applyText(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined);
+      const at = applyText(target, ids, message);
       if (at === -1) return snapshot;
       const row = at >= 0 ? appended(snapshot[at], message) : undefined;
       if (row === undefined) return takeSnapshot();
-      target.patch(PATCH_DISCARD);
+      target.run(DISCARD_PATCH, "");
       snapshot = snapshot.slice();
       snapshot[at] = row;
       return snapshot;
@@ -154,8 +158,8 @@ export function createTranscriptAccumulator() {
       if (page === null || typeof page !== "object") return snapshot;
       const json = toJson(page);
       if (json === undefined) return snapshot;
-      const op = JSON_PAGE + (ORDER_CODES[options?.order] ?? 0);
-      return live().applyJson(op, json) ? takeSnapshot() : snapshot;
+      const op = PAGE + (ORDER_CODES[options?.order] ?? 0);
+      return live().run(op, json) !== undefined ? takeSnapshot() : snapshot;
     },
     /** The current rows, in transcript order. */
     rows() {
@@ -163,7 +167,7 @@ export function createTranscriptAccumulator() {
     },
     /** Drops every row, alias and replay threshold. */
     reset() {
-      live().patch(PATCH_RESET);
+      live().run(RESET, "");
       snapshot = [];
     },
     /** Releases the WebAssembly memory now (also done by a FinalizationRegistry later). */

@@ -2,11 +2,11 @@
 //!
 //! Messages cross the boundary either as typed arguments (the common streamed text fragment:
 //! `applyText`, and tool-call fragments: `applyToolCall`) or as JSON text (everything else,
-//! and history pages: `applyJson`). Changes are collected until `patch(TAKE)`, which returns a
+//! and history pages: `run`). Changes are collected until `run(TAKE_PATCH)`, which returns a
 //! JSON patch describing only the rows written since the last snapshot (or `undefined` when
 //! nothing changed), so the wrapper can keep returning the very same array and row objects.
-//! Operation codes ([`json_input`], [`patch_op`]) select what a method does: every exported
-//! method costs an export shim and glue.
+//! Operation codes ([`op`]) select what `run` does: every exported method costs an export shim
+//! and glue.
 
 use wasm_bindgen::prelude::*;
 
@@ -19,7 +19,7 @@ use crate::transcript::{
 #[wasm_bindgen]
 pub struct TranscriptCore {
     inner: TranscriptAccumulator,
-    /// The identity of text fragments (see `setTextIds`).
+    /// The identity of text fragments (see [`Self::apply_text`]).
     text_ids: (Option<String>, Option<String>, Option<String>),
 }
 
@@ -33,27 +33,29 @@ impl TranscriptCore {
         }
     }
 
-    /// Sets the identity (`uuid`, `otid`, `runId`) that the next `applyText` calls use: streamed
-    /// fragments of one message share it, so it crosses the boundary once per message.
-    #[wasm_bindgen(js_name = setTextIds)]
-    pub fn set_text_ids(
+    /// Folds one `assistant` (`kind` 1) or `reasoning` (`kind` 2) fragment whose fields the
+    /// wrapper already type-checked. Streamed fragments of one message share their identity, so
+    /// it crosses the boundary once per message: with [`NEW_IDS`] set in `kind`, `uuid`, `otid`
+    /// and `run_id` are the identity of this fragment and the next ones; without, they are
+    /// ignored and the last identity holds. Returns `-1` nothing changed, `-2` rows changed
+    /// (take the patch), `i >= 0` the only change since the last patch is this fragment written
+    /// to the existing text row `i` — the wrapper may rebuild that row itself (then
+    /// [`op::DISCARD_PATCH`]).
+    #[wasm_bindgen(js_name = applyText)]
+    pub fn apply_text(
         &mut self,
+        kind: u8,
+        content: &str,
+        seq_id: Option<f64>,
         uuid: Option<String>,
         otid: Option<String>,
         run_id: Option<String>,
-    ) {
-        self.text_ids = (uuid, otid, run_id);
-    }
-
-    /// Folds one `assistant` (`kind` 1) or `reasoning` (`kind` 2) fragment whose fields the
-    /// wrapper already type-checked, with the identity of the last `setTextIds`. Returns `-1`
-    /// nothing changed, `-2` rows changed (take the patch), `i >= 0` the only change since the
-    /// last patch is this fragment written to the existing text row `i` — the wrapper may
-    /// rebuild that row itself (then [`patch_op::DISCARD`]).
-    #[wasm_bindgen(js_name = applyText)]
-    pub fn apply_text(&mut self, kind: u8, content: &str, seq_id: Option<f64>) -> i32 {
+    ) -> i32 {
+        if kind & NEW_IDS != 0 {
+            self.text_ids = (uuid, otid, run_id);
+        }
         let clean = !self.inner.has_changes();
-        let kind = if kind == 2 {
+        let kind = if kind & !NEW_IDS == 2 {
             TextKind::Reasoning
         } else {
             TextKind::Assistant
@@ -104,53 +106,49 @@ impl TranscriptCore {
         }))
     }
 
-    /// Folds JSON text in: one message ([`json_input::MESSAGE`]) or a history page to merge
-    /// ([`json_input::PAGE`] with the order detected, [`json_input::PAGE_ASC`], [`json_input::PAGE_DESC`]).
-    /// Returns whether a row changed.
-    #[wasm_bindgen(js_name = applyJson)]
-    pub fn apply_json(&mut self, op: u8, text: &str) -> bool {
-        let order = match op {
-            json_input::MESSAGE => return self.inner.apply_json(text),
-            json_input::PAGE_ASC => Some(HistoryOrder::Asc),
-            json_input::PAGE_DESC => Some(HistoryOrder::Desc),
-            _ => None,
+    /// Runs the operation `op` (see [`op`]): folds JSON `text` in (returns `""` when a row
+    /// changed), or takes the patch since the previous take (`undefined` when nothing changed),
+    /// forgets it, or drops everything (`text` unused).
+    pub fn run(&mut self, op: u8, text: &str) -> Option<String> {
+        let inner = &mut self.inner;
+        let changed = match op {
+            op::MESSAGE => inner.apply_json(text),
+            op::PAGE => inner.rebase_json(text, None),
+            op::PAGE_ASC => inner.rebase_json(text, Some(HistoryOrder::Asc)),
+            op::PAGE_DESC => inner.rebase_json(text, Some(HistoryOrder::Desc)),
+            op::TAKE_PATCH => return inner.take_patch(),
+            op::DISCARD_PATCH => {
+                inner.discard_patch();
+                false
+            }
+            _ => {
+                inner.reset();
+                false
+            }
         };
-        self.inner.rebase_json(text, order)
-    }
-
-    /// Takes the patch since the previous take ([`patch_op::TAKE`]; `undefined` when nothing
-    /// changed), forgets it ([`patch_op::DISCARD`]: the wrapper rebuilt the row itself) or drops
-    /// every row, alias and replay threshold ([`patch_op::RESET`]).
-    pub fn patch(&mut self, op: u8) -> Option<String> {
-        match op {
-            patch_op::TAKE => return self.inner.take_patch(),
-            patch_op::DISCARD => self.inner.discard_patch(),
-            _ => self.inner.reset(),
-        }
-        None
+        changed.then(String::new)
     }
 }
 
-/// What [`TranscriptCore::apply_json`] reads (`lib/transcript.js` uses the same numbers).
-pub mod json_input {
-    /// One `SDKMessage`.
+/// The `kind` flag of [`TranscriptCore::apply_text`]: the fragment's identity changed.
+pub const NEW_IDS: u8 = 4;
+
+/// The operations of [`TranscriptCore::run`] (`lib/ops.js` has the same numbers).
+pub mod op {
+    /// Fold one `SDKMessage`.
     pub const MESSAGE: u8 = 0;
-    /// A history page, its order detected.
+    /// Merge a history page, its order detected.
     pub const PAGE: u8 = 1;
-    /// A history page, oldest first.
+    /// Merge a history page, oldest first.
     pub const PAGE_ASC: u8 = 2;
-    /// A history page, newest first.
+    /// Merge a history page, newest first.
     pub const PAGE_DESC: u8 = 3;
-}
-
-/// What [`TranscriptCore::patch`] does (`lib/transcript.js` uses the same numbers).
-pub mod patch_op {
     /// Take the patch.
-    pub const TAKE: u8 = 0;
-    /// Forget the pending change.
-    pub const DISCARD: u8 = 1;
-    /// Drop everything.
-    pub const RESET: u8 = 2;
+    pub const TAKE_PATCH: u8 = 4;
+    /// Forget the pending change (the wrapper rebuilt the row itself).
+    pub const DISCARD_PATCH: u8 = 5;
+    /// Drop every row, alias and replay threshold.
+    pub const RESET: u8 = 6;
 }
 
 impl Default for TranscriptCore {
