@@ -1,7 +1,7 @@
 //! The transcript binding under wasm-bindgen-test in Node (`wasm_browser.rs` runs in Chromium).
 #![cfg(target_arch = "wasm32")]
 
-use letta_agent_wasm::js::transcript::{extract_stream_text_delta, op, TranscriptCore, NEW_IDS};
+use letta_agent_wasm::js::transcript::{op, TranscriptCore, NEW_IDS};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn take_patch(core: &mut TranscriptCore) -> serde_json::Value {
@@ -82,11 +82,15 @@ fn rebase_reports_moved_rows() {
 #[wasm_bindgen_test]
 fn extract_stream_text_delta_round_trips_json() {
     assert_eq!(
-        extract_stream_text_delta(r#"{"delta":{"text":"hi"}}"#),
-        r#"{"kind":"assistant","text":"hi"}"#
+        TranscriptCore::new()
+            .run(op::STREAM_TEXT_DELTA, r#"{"delta":{"text":"hi"}}"#)
+            .as_deref(),
+        Some(r#"{"kind":"assistant","text":"hi"}"#)
     );
     assert_eq!(
-        extract_stream_text_delta(r#"{"message_type":"stop_reason"}"#),
-        "null"
+        TranscriptCore::new()
+            .run(op::STREAM_TEXT_DELTA, r#"{"message_type":"stop_reason"}"#)
+            .as_deref(),
+        Some("null")
     );
 }

@@ -41,9 +41,10 @@ export const IS_CLOSED = 4;
 export const NEW_IDS = 4;
 
 // TranscriptCore.run(op, text): fold a message, merge a history page (order detected; +1 asc,
-// +2 desc), take or discard the patch, reset
+// +2 desc), take or discard the patch, reset; read a raw stream event's token delta
 export const MESSAGE = 0;
 export const PAGE = 1;
 export const TAKE_PATCH = 4;
 export const DISCARD_PATCH = 5;
 export const RESET = 6;
+export const STREAM_TEXT_DELTA = 7;

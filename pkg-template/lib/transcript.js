@@ -8,7 +8,7 @@
 
 import { wasm } from "./runtime.js";
 import { closedError } from "./errors.js";
-import { DISCARD_PATCH, MESSAGE, NEW_IDS, PAGE, RESET, TAKE_PATCH } from "./ops.js";
+import { DISCARD_PATCH, MESSAGE, NEW_IDS, PAGE, RESET, STREAM_TEXT_DELTA, TAKE_PATCH } from "./ops.js";
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 /** Added to `PAGE`: the order of a history page (detected when not given). */
@@ -183,10 +183,13 @@ export function createTranscriptAccumulator() {
   };
 }
 
+/** The core `extractStreamTextDelta` runs on (it keeps no rows), created on first use. */
+let deltaReader = null;
+
 /** Reads a token delta (`{kind, text}`) out of a raw stream event payload, or `null`. */
 export function extractStreamTextDelta(event) {
   if (event === null || typeof event !== "object") return null;
-  const extract = wasm().extractStreamTextDelta;
+  deltaReader ??= new (wasm().TranscriptCore)();
   const json = toJson(event);
-  return json === undefined ? null : JSON.parse(extract(json));
+  return json === undefined ? null : JSON.parse(deltaReader.run(STREAM_TEXT_DELTA, json));
 }

@@ -108,7 +108,8 @@ impl TranscriptCore {
 
     /// Runs the operation `op` (see [`op`]): folds JSON `text` in (returns `""` when a row
     /// changed), or takes the patch since the previous take (`undefined` when nothing changed),
-    /// forgets it, or drops everything (`text` unused).
+    /// forgets it, or drops everything (`text` unused); or reads the token delta of the raw
+    /// stream event `text` (which needs no rows: any instance does).
     pub fn run(&mut self, op: u8, text: &str) -> Option<String> {
         let inner = &mut self.inner;
         let changed = match op {
@@ -117,6 +118,7 @@ impl TranscriptCore {
             op::PAGE_ASC => inner.rebase_json(text, Some(HistoryOrder::Asc)),
             op::PAGE_DESC => inner.rebase_json(text, Some(HistoryOrder::Desc)),
             op::TAKE_PATCH => return inner.take_patch(),
+            op::STREAM_TEXT_DELTA => return Some(extract_stream_text_delta_json(text)),
             op::DISCARD_PATCH => {
                 inner.discard_patch();
                 false
@@ -149,16 +151,12 @@ pub mod op {
     pub const DISCARD_PATCH: u8 = 5;
     /// Drop every row, alias and replay threshold.
     pub const RESET: u8 = 6;
+    /// `extractStreamTextDelta`: returns `{"kind","text"}` JSON or `null`.
+    pub const STREAM_TEXT_DELTA: u8 = 7;
 }
 
 impl Default for TranscriptCore {
     fn default() -> Self {
         Self::new()
     }
-}
-
-/// `extractStreamTextDelta` on a JSON event; returns `{"kind","text"}` JSON or `null`.
-#[wasm_bindgen(js_name = extractStreamTextDelta)]
-pub fn extract_stream_text_delta(event_json: &str) -> String {
-    extract_stream_text_delta_json(event_json)
 }
