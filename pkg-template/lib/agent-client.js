@@ -8,9 +8,8 @@ import { wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
 import { LettaCodeSession } from "./session.js";
 import { LIST_MODELS, MANAGEMENT } from "./ops.js";
+import { asyncDisposeSymbol, isNonEmptyString, parse } from "./values.js";
 
-const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
-const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
 const cloudOnly = (what) =>
   typedError("LettaUnsupportedError", "unsupported", `${what} is only available with backend: "cloud".`);
 
@@ -32,7 +31,7 @@ const ORDER_BY = { createdAt: "created_at", lastRunCompletion: "last_run_complet
 const orderBy = (value) => ORDER_BY[value] ?? value;
 
 function nonEmptyId(value, what) {
-  if (typeof value !== "string" || value.trim() === "") throw invalidArgument(`Invalid ${what} id. Expected a non-empty string.`);
+  if (!isNonEmptyString(value)) throw invalidArgument(`Invalid ${what} id. Expected a non-empty string.`);
   return value;
 }
 
@@ -94,7 +93,7 @@ export class LettaAgentClient {
 
   /** A session on a new conversation of `agentId`. Synchronous; connects on first use. */
   createSession(agentId, options = {}) {
-    if (typeof agentId !== "string" || agentId.trim() === "") {
+    if (!isNonEmptyString(agentId)) {
       throw invalidArgument("createSession() requires a non-empty agent id.");
     }
     return new LettaCodeSession(this.#live(), { kind: "createSession", agentId }, options);
@@ -102,7 +101,7 @@ export class LettaAgentClient {
 
   /** A session on a conversation (`conv-…` / `local-conv-…`) or on an agent's default conversation. */
   resumeSession(id, options = {}) {
-    if (typeof id !== "string" || id.trim() === "") {
+    if (!isNonEmptyString(id)) {
       throw invalidArgument("resumeSession() requires a non-empty agent id.");
     }
     return new LettaCodeSession(this.#live(), { kind: "resumeSession", id }, options);
@@ -131,7 +130,7 @@ export class LettaAgentClient {
       if (rest[key] !== undefined) throw invalidArgument(`query() does not accept ${key}.`);
     }
     if (conversationId === undefined) {
-      if (typeof model !== "string" || model.trim() === "") throw invalidArgument("query() requires a non-empty model.");
+      if (!isNonEmptyString(model)) throw invalidArgument("query() requires a non-empty model.");
       if (typeof system !== "string") throw invalidArgument("query() requires a system prompt.");
     }
     const body = wire({ model, system, parentAgentId, name, isSubagent, modelSettings, contextWindowLimit });

@@ -6,14 +6,13 @@
 import { SessionDriver } from "./driver.js";
 import { closedError, invalidArgument, typedError } from "./errors.js";
 import { sessionOptions, sessionTarget } from "./options.js";
+import { asyncDisposeSymbol, isNonEmptyString, isObject, parse } from "./values.js";
 import {
   ABORT, ANSWER_APPROVAL, CHANGE_DEVICE_STATE, FINISH_TOOL, GET_DEVICE_STATUS, HAS_IN_FLIGHT_TURN, LIST_MESSAGES,
   LIST_MODELS, MANAGEMENT, RECOVER_PENDING_APPROVALS, REMOVE_QUEUED_MESSAGE, SEND, SEND_COMMAND,
   SEND_COMMAND_WITH_PREDICATE, SEND_RAW, SET_DEVICE_STATUS_LISTENING, UPDATE_MODEL,
 } from "./ops.js";
 
-const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
-const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
 const errorMessage = (error) => (error instanceof Error ? error.message : String(error));
 
 /** Splits session options into their JSON view (validated by options.js) and the functions kept here. */
@@ -134,7 +133,7 @@ export class LettaCodeSession {
   /** Sends a user message; resolves once it is written (the turn streams through `stream()`). */
   async send(message, options) {
     const otid = options?.otid;
-    if (otid !== undefined && (typeof otid !== "string" || otid.trim() === "")) {
+    if (otid !== undefined && !isNonEmptyString(otid)) {
       throw invalidArgument("send() otid must be a non-empty string");
     }
     if (typeof message !== "string" && !Array.isArray(message)) {
@@ -199,7 +198,7 @@ export class LettaCodeSession {
   }
 
   async removeQueuedMessage(itemId) {
-    if (typeof itemId !== "string" || itemId.trim() === "") {
+    if (!isNonEmptyString(itemId)) {
       throw invalidArgument("Invalid queue item id. Expected a non-empty string.");
     }
     await this.#ensureInitialized();
@@ -242,7 +241,7 @@ export class LettaCodeSession {
 
   /** Raw protocol escape hatch. Without options the command is written as is. */
   async sendCommand(command, options) {
-    if (command === null || typeof command !== "object" || Array.isArray(command)) {
+    if (!isObject(command)) {
       throw invalidArgument("Invalid command. Expected a protocol command object.");
     }
     await this.#ensureInitialized();

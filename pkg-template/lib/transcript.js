@@ -8,6 +8,7 @@
 
 import { wasm } from "./runtime.js";
 import { closedError } from "./errors.js";
+import { isObject } from "./values.js";
 import { DISCARD_PATCH, MESSAGE, NEW_IDS, PAGE, RESET, STREAM_TEXT_DELTA, TAKE_PATCH } from "./ops.js";
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for("Symbol.dispose");
@@ -59,8 +60,6 @@ function applyText(core, ids, message) {
   return core.applyText(kind | NEW_IDS, message.content, seqId, uuid, otid, runId);
 }
 
-const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-
 /** Folds one message into the Rust core; true when rows changed. */
 function fold(core, ids, message) {
   if (isTextFragment(message)) {
@@ -73,7 +72,7 @@ function fold(core, ids, message) {
     optionalString(message.rawArguments) &&
     optionalString(message.uuid) &&
     optionalString(message.runId) &&
-    (message.toolInput == null || isPlainObject(message.toolInput))
+    (message.toolInput == null || isObject(message.toolInput))
   ) {
     const input = message.toolInput == null ? undefined : toJson(message.toolInput);
     if (message.toolInput == null || input !== undefined) {
