@@ -85,7 +85,7 @@ export class SessionDriver {
   nextMessages() {
     if (this.#freed) return Promise.resolve(undefined);
     const batch = this.#run(TAKE_MESSAGES);
-    if (batch !== undefined || this.state(STREAM_ENDED)) return Promise.resolve(batch);
+    if (batch !== undefined || this.is(STREAM_ENDED)) return Promise.resolve(batch);
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
@@ -110,13 +110,13 @@ export class SessionDriver {
     if (error !== undefined) throw typedError(...JSON.parse(error));
   }
 
-  /** The core's answer to `query` (ops.js); 0 once freed. */
-  state(query) {
-    return this.#freed ? 0 : this.#core.state(query);
+  /** The core's flag `query` (ops.js); false once freed. */
+  is(query) {
+    return !this.#freed && this.#run(query) !== undefined;
   }
 
   isClosed() {
-    return this.#freed || this.state(IS_CLOSED) === 1;
+    return this.#freed || this.is(IS_CLOSED);
   }
 
   /** Ends the stream, rejects pending calls and closes the socket. Idempotent. */
@@ -150,7 +150,7 @@ export class SessionDriver {
   }
 
   #open() {
-    if (this.#freed || this.#socket !== null || this.state(IS_CLOSED)) return;
+    if (this.#freed || this.#socket !== null || this.is(IS_CLOSED)) return;
     try {
       this.#socket = this.#newSocket(this.#url);
       this.#listen(this.#socket);
@@ -218,7 +218,7 @@ export class SessionDriver {
         typeof event === "string" &&
         event.length >= BIG_FRAME &&
         event.startsWith(DEVICE_STATUS_PREFIX) &&
-        !this.state(WANTS_DEVICE_STATUS);
+        !this.is(WANTS_DEVICE_STATUS);
       const text = skip ? undefined : frameText(event);
       if (text !== undefined) this.#run(FRAME, 0, text);
     }
@@ -314,14 +314,14 @@ export class SessionDriver {
   #deliver() {
     while (this.#waiters.length > 0 && !this.#freed) {
       const batch = this.#run(TAKE_MESSAGES);
-      if (batch === undefined && !this.state(STREAM_ENDED)) return;
+      if (batch === undefined && !this.is(STREAM_ENDED)) return;
       this.#waiters.shift()(batch);
     }
   }
 
   #arm() {
     if (this.#freed) return;
-    const at = this.state(NEXT_DEADLINE);
+    const at = Number(this.#run(NEXT_DEADLINE) ?? -1);
     if (at === this.#timerAt) return;
     clearTimeout(this.#timer);
     this.#timer = null;

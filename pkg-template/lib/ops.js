@@ -1,4 +1,4 @@
-// The operation codes of the WebAssembly bindings (src/js/session.rs `op` and `state`,
+// The operation codes of the WebAssembly bindings (src/js/session.rs `op`,
 // src/js/transcript.rs `op` and `NEW_IDS`): one entry point per class takes a code instead of a
 // method per operation, which keeps the glue and the module small. Keep both sides in step.
 
@@ -29,13 +29,12 @@ export const FINISH_TOOL = 22;
 export const CLOSE = 23;
 export const TAKE_EFFECTS = 24;
 export const TAKE_MESSAGES = 25;
-
-// SessionMachine.state(query)
-export const STREAM_ENDED = 0;
-export const NEXT_DEADLINE = 1;
-export const WANTS_DEVICE_STATUS = 2;
-export const HAS_IN_FLIGHT_TURN = 3;
-export const IS_CLOSED = 4;
+// queries: a deadline (decimal text, or undefined for never), then flags ("" set, undefined not)
+export const NEXT_DEADLINE = 26;
+export const STREAM_ENDED = 27;
+export const WANTS_DEVICE_STATUS = 28;
+export const HAS_IN_FLIGHT_TURN = 29;
+export const IS_CLOSED = 30;
 
 // TranscriptCore.applyText(kind, …): the flag of a fragment whose identity changed
 export const NEW_IDS = 4;

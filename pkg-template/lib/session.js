@@ -264,7 +264,7 @@ export class LettaCodeSession {
   /** Advanced: sends one message and waits for its result. */
   async sendAndWaitForResult(message) {
     await this.#ensureInitialized();
-    if (this.#live().state(HAS_IN_FLIGHT_TURN)) {
+    if (this.#live().is(HAS_IN_FLIGHT_TURN)) {
       throw typedError(
         "LettaStateError",
         "invalid_state",

@@ -39,16 +39,8 @@ impl JsonArray {
 
     /// Appends a non-negative integer.
     pub fn number(&mut self, value: u64) -> &mut Self {
-        self.next();
-        self.digits(value);
+        push_decimal(self.next(), value);
         self
-    }
-
-    fn digits(&mut self, value: u64) {
-        if value >= 10 {
-            self.digits(value / 10);
-        }
-        self.out.push(char::from(b'0' + (value % 10) as u8));
     }
 
     /// Opens a nested array: the next elements go into it until [`Self::close`].
@@ -70,6 +62,14 @@ impl JsonArray {
         self.out.push(']');
         Some(self.out)
     }
+}
+
+/// Appends the decimal digits of `value` (no formatting machinery).
+pub fn push_decimal(out: &mut String, value: u64) {
+    if value >= 10 {
+        push_decimal(out, value / 10);
+    }
+    out.push(char::from(b'0' + (value % 10) as u8));
 }
 
 #[cfg(test)]

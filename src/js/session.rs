@@ -1,14 +1,13 @@
 //! The session binding: one sans-IO [`SessionCore`] behind a class with a single entry point,
-//! [`SessionMachine::run`], that takes an operation code ([`op`]) and plain arguments, and one
-//! for queries, [`SessionMachine::state`]. The socket, the timer and the Promises of API calls
+//! [`SessionMachine::run`], that takes an operation code ([`op`]) and plain arguments. The socket, the timer and the Promises of API calls
 //! live in the JS wrapper (`pkg-template/lib/driver.js`), which feeds socket events and the
 //! clock in here and executes the effects it takes out ([`op::TAKE_EFFECTS`]).
 //!
 //! Keeping the host objects on the JS side is what keeps this module (and the wasm) small: no
 //! closures, no `Promise`, no JS objects at all cross the boundary, only numbers and strings.
-//! Every exported method costs glue and an export shim, hence one method per direction.
+//! Every exported method costs glue and an export shim, hence one method for everything.
 
-use super::json_array::JsonArray;
+use super::json_array::{push_decimal, JsonArray};
 use crate::session::{read_session_config, Effect, SessionConfig, SessionCore, SessionError};
 use wasm_bindgen::prelude::*;
 
@@ -24,7 +23,7 @@ pub mod op {
     pub const CLOSED: u8 = 2;
     /// An error event or a failed connect (`text` names it; never holds the token).
     pub const ERROR: u8 = 3;
-    /// The deadline given by [`super::state::NEXT_DEADLINE`] passed.
+    /// The deadline given by [`NEXT_DEADLINE`] passed.
     pub const TICK: u8 = 4;
     /// Starts the session; settles `id` with the init info (JSON).
     pub const BEGIN: u8 = 5;
@@ -71,20 +70,16 @@ pub mod op {
     pub const TAKE_EFFECTS: u8 = 24;
     /// Returns every `SDKMessage` available now as one JSON array, if any.
     pub const TAKE_MESSAGES: u8 = 25;
-}
-
-/// The queries of [`SessionMachine::state`] (`driver.js` uses the same numbers).
-pub mod state {
-    /// 1 once `stream()` has nothing more to give (the session closed).
-    pub const STREAM_ENDED: u8 = 0;
-    /// When the `TICK` operation is due (ms since the epoch), or `-1` for never.
-    pub const NEXT_DEADLINE: u8 = 1;
-    /// 0 while nobody listens for device status (big status frames may then be skipped).
-    pub const WANTS_DEVICE_STATUS: u8 = 2;
-    /// 1 while a turn is active or queued.
-    pub const HAS_IN_FLIGHT_TURN: u8 = 3;
-    /// 1 after `close()` or a transport loss.
-    pub const IS_CLOSED: u8 = 4;
+    /// Returns when the `TICK` operation is due (ms since the epoch, decimal), if ever.
+    pub const NEXT_DEADLINE: u8 = 26;
+    /// Flag (`""` when set): `stream()` has nothing more to give (the session closed).
+    pub const STREAM_ENDED: u8 = 27;
+    /// Flag: device status is wanted (else big status frames may be skipped unread).
+    pub const WANTS_DEVICE_STATUS: u8 = 28;
+    /// Flag: a turn is active or queued.
+    pub const HAS_IN_FLIGHT_TURN: u8 = 29;
+    /// Flag: the session is closed (`close()` or a transport loss).
+    pub const IS_CLOSED: u8 = 30;
 }
 
 /// One session (or management connection): the core and nothing else.
@@ -111,7 +106,8 @@ impl SessionMachine {
     }
 
     /// Runs the operation `op` (see [`op`]). Returns the error of a synchronous call as
-    /// `[name, code, message]` JSON, the batch of the `TAKE_*` operations, else `undefined`.
+    /// `[name, code, message]` JSON, the batch of the `TAKE_*` operations, the answer of a
+    /// query (a flag is `""` when set, `undefined` when not), else `undefined`.
     pub fn run(
         &mut self,
         op: u8,
@@ -158,22 +154,19 @@ impl SessionMachine {
             op::CLOSE => core.close(now),
             op::TAKE_EFFECTS => return self.take_effects(),
             op::TAKE_MESSAGES => return self.take_messages(),
+            op::NEXT_DEADLINE => {
+                let at = core.next_deadline()?;
+                let mut text = String::new();
+                push_decimal(&mut text, at);
+                return Some(text);
+            }
+            op::STREAM_ENDED => return flag(core.stream_ended()),
+            op::WANTS_DEVICE_STATUS => return flag(core.wants_device_status()),
+            op::HAS_IN_FLIGHT_TURN => return flag(core.has_in_flight_turn()),
+            op::IS_CLOSED => return flag(core.is_closed()),
             _ => {}
         }
         None
-    }
-
-    /// Answers the query `query` (see [`state`]); flags are 1 or 0.
-    pub fn state(&self, query: u8) -> f64 {
-        let core = &self.core;
-        let flag = match query {
-            state::STREAM_ENDED => core.stream_ended(),
-            state::NEXT_DEADLINE => return core.next_deadline().map_or(-1.0, |at| at as f64),
-            state::WANTS_DEVICE_STATUS => core.wants_device_status(),
-            state::HAS_IN_FLIGHT_TURN => core.has_in_flight_turn(),
-            _ => core.is_closed(),
-        };
-        f64::from(u8::from(flag))
     }
 }
 
@@ -195,6 +188,11 @@ impl SessionMachine {
         }
         batch.finish()
     }
+}
+
+/// A flag as [`SessionMachine::run`] answers it: `""` when set, `None` when not.
+fn flag(set: bool) -> Option<String> {
+    set.then(String::new)
 }
 
 /// `None`, or the error as `[name, code, message]` JSON.
