@@ -1,7 +1,7 @@
 //! The transcript binding under wasm-bindgen-test in Node (`wasm_browser.rs` runs in Chromium).
 #![cfg(target_arch = "wasm32")]
 
-use letta_agent_wasm::js::transcript::{op, TranscriptCore, NEW_IDS};
+use letta_agent_wasm::js::transcript::{op, TranscriptCore, NEW_IDS, TOOL_CALL};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn take_patch(core: &mut TranscriptCore) -> serde_json::Value {
@@ -92,5 +92,31 @@ fn extract_stream_text_delta_round_trips_json() {
             .run(op::STREAM_TEXT_DELTA, r#"{"message_type":"stop_reason"}"#)
             .as_deref(),
         Some("null")
+    );
+}
+
+#[wasm_bindgen_test]
+fn tool_call_fragments_share_the_fragment_entry_point() {
+    let mut core = TranscriptCore::new();
+    let fragment = |core: &mut TranscriptCore, input: Option<&str>| {
+        core.apply_fragment(
+            TOOL_CALL,
+            "call-1",
+            None,
+            Some("Bash".into()),
+            None,
+            input.map(Into::into),
+            Some("m1".into()),
+            Some("r1".into()),
+        )
+    };
+    assert_eq!(fragment(&mut core, Some(r#"{"command":"ls"}"#)), -2);
+    let p = take_patch(&mut core);
+    assert_eq!(p["rows"][0][1]["kind"], "tool_call");
+    assert_eq!(p["rows"][0][1]["toolName"], "Bash");
+    assert_eq!(
+        fragment(&mut core, Some("[1]")),
+        -1,
+        "a toolInput that is not an object changes nothing"
     );
 }

@@ -1,5 +1,5 @@
 // The operation codes of the WebAssembly bindings (src/js/session.rs `op`,
-// src/js/transcript.rs `op` and `NEW_IDS`): one entry point per class takes a code instead of a
+// src/js/transcript.rs `op`, `NEW_IDS` and `TOOL_CALL`): one entry point per class takes a code instead of a
 // method per operation, which keeps the glue and the module small. Keep both sides in step.
 
 // SessionMachine.run(op, id, text, extra, number, now)
@@ -36,8 +36,10 @@ export const WANTS_DEVICE_STATUS = 28;
 export const HAS_IN_FLIGHT_TURN = 29;
 export const IS_CLOSED = 30;
 
-// TranscriptCore.applyText(kind, …): the flag of a fragment whose identity changed
+// TranscriptCore.applyFragment(kind, …): the flag of a text fragment whose identity changed, and
+// the kind of a tool-call fragment (text fragments: 1 assistant, 2 reasoning)
 export const NEW_IDS = 4;
+export const TOOL_CALL = 8;
 
 // TranscriptCore.run(op, text): fold a message, merge a history page (order detected; +1 asc,
 // +2 desc), take or discard the patch, reset; read a raw stream event's token delta

@@ -9,7 +9,7 @@
 import { wasm } from "./runtime.js";
 import { closedError } from "./errors.js";
 import { isObject } from "./values.js";
-import { DISCARD_PATCH, MESSAGE, NEW_IDS, PAGE, RESET, STREAM_TEXT_DELTA, TAKE_PATCH } from "./ops.js";
+import { DISCARD_PATCH, MESSAGE, NEW_IDS, PAGE, RESET, STREAM_TEXT_DELTA, TAKE_PATCH, TOOL_CALL } from "./ops.js";
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for("Symbol.dispose");
 /** Added to `PAGE`: the order of a history page (detected when not given). */
@@ -42,7 +42,7 @@ function isTextFragment(message) {
 }
 
 /**
- * Folds a text fragment in (see `applyText` in src/js/transcript.rs); its identity crosses the
+ * Folds a text fragment in (see `apply_text` in src/js/transcript.rs); its identity crosses the
  * boundary only when it differs from the previous fragment's.
  */
 function applyText(core, ids, message) {
@@ -52,12 +52,12 @@ function applyText(core, ids, message) {
   const kind = TEXT_KINDS[message.type];
   const seqId = message.seqId ?? undefined;
   if (uuid === ids.uuid && otid === ids.otid && runId === ids.runId) {
-    return core.applyText(kind, message.content, seqId);
+    return core.applyFragment(kind, message.content, seqId);
   }
   ids.uuid = uuid;
   ids.otid = otid;
   ids.runId = runId;
-  return core.applyText(kind | NEW_IDS, message.content, seqId, uuid, otid, runId);
+  return core.applyFragment(kind | NEW_IDS, message.content, seqId, uuid, otid, runId);
 }
 
 /** Folds one message into the Rust core; true when rows changed. */
@@ -77,7 +77,8 @@ function fold(core, ids, message) {
     const input = message.toolInput == null ? undefined : toJson(message.toolInput);
     if (message.toolInput == null || input !== undefined) {
       const { toolCallId, toolName, rawArguments, uuid, runId } = message;
-      return core.applyToolCall(toolCallId, toolName ?? undefined, rawArguments ?? undefined, input, uuid ?? undefined, runId ?? undefined);
+      const fields = [toolName, rawArguments, input, uuid, runId];
+      return core.applyFragment(TOOL_CALL, toolCallId, undefined, ...fields) !== -1;
     }
   }
   const json = toJson(message);

@@ -1,8 +1,8 @@
 //! Binding of the transcript accumulator.
 //!
-//! Messages cross the boundary either as typed arguments (the common streamed text fragment:
-//! `applyText`, and tool-call fragments: `applyToolCall`) or as JSON text (everything else,
-//! and history pages: `run`). Changes are collected until `run(TAKE_PATCH)`, which returns a
+//! Messages cross the boundary either as typed arguments (the common streamed text and
+//! tool-call fragments: `applyFragment`) or as JSON text (everything else, and history pages:
+//! `run`). Changes are collected until `run(TAKE_PATCH)`, which returns a
 //! JSON patch describing only the rows written since the last snapshot (or `undefined` when
 //! nothing changed), so the wrapper can keep returning the very same array and row objects.
 //! Operation codes ([`op`]) select what `run` does: every exported method costs an export shim
@@ -33,6 +33,62 @@ impl TranscriptCore {
         }
     }
 
+    /// Folds one fragment whose fields the wrapper already type-checked: the typed fast path of
+    /// streamed messages (one export for both kinds: each export costs a shim and glue).
+    /// `kind` [`TOOL_CALL`] is [`Self::apply_tool_call`] with `text` its `tool_call_id` and
+    /// `a`..`e` its `tool_name`, `raw_arguments`, `tool_input_json`, `uuid`, `run_id`; it returns
+    /// `-2` when a row changed, else `-1`. Any other `kind` is [`Self::apply_text`] with `text`
+    /// its content and `a`..`c` its `uuid`, `otid`, `run_id` (`d`, `e` unused).
+    #[wasm_bindgen(js_name = applyFragment)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn apply_fragment(
+        &mut self,
+        kind: u8,
+        text: &str,
+        seq_id: Option<f64>,
+        a: Option<String>,
+        b: Option<String>,
+        c: Option<String>,
+        d: Option<String>,
+        e: Option<String>,
+    ) -> i32 {
+        if kind != TOOL_CALL {
+            return self.apply_text(kind, text, seq_id, a, b, c);
+        }
+        if self.apply_tool_call(text, a, b, c, d, e) {
+            -2
+        } else {
+            -1
+        }
+    }
+
+    /// Runs the operation `op` (see [`op`]): folds JSON `text` in (returns `""` when a row
+    /// changed), or takes the patch since the previous take (`undefined` when nothing changed),
+    /// forgets it, or drops everything (`text` unused); or reads the token delta of the raw
+    /// stream event `text` (which needs no rows: any instance does).
+    pub fn run(&mut self, op: u8, text: &str) -> Option<String> {
+        let inner = &mut self.inner;
+        let changed = match op {
+            op::MESSAGE => inner.apply_json(text),
+            op::PAGE => inner.rebase_json(text, None),
+            op::PAGE_ASC => inner.rebase_json(text, Some(HistoryOrder::Asc)),
+            op::PAGE_DESC => inner.rebase_json(text, Some(HistoryOrder::Desc)),
+            op::TAKE_PATCH => return inner.take_patch(),
+            op::STREAM_TEXT_DELTA => return Some(extract_stream_text_delta_json(text)),
+            op::DISCARD_PATCH => {
+                inner.discard_patch();
+                false
+            }
+            _ => {
+                inner.reset();
+                false
+            }
+        };
+        changed.then(String::new)
+    }
+}
+
+impl TranscriptCore {
     /// Folds one `assistant` (`kind` 1) or `reasoning` (`kind` 2) fragment whose fields the
     /// wrapper already type-checked. Streamed fragments of one message share their identity, so
     /// it crosses the boundary once per message: with [`NEW_IDS`] set in `kind`, `uuid`, `otid`
@@ -41,7 +97,6 @@ impl TranscriptCore {
     /// (take the patch), `i >= 0` the only change since the last patch is this fragment written
     /// to the existing text row `i` — the wrapper may rebuild that row itself (then
     /// [`op::DISCARD_PATCH`]).
-    #[wasm_bindgen(js_name = applyText)]
     pub fn apply_text(
         &mut self,
         kind: u8,
@@ -80,7 +135,6 @@ impl TranscriptCore {
 
     /// Folds one `tool_call` fragment whose fields the wrapper already type-checked
     /// (`tool_input_json`: its `toolInput` object as JSON); returns whether a row changed.
-    #[wasm_bindgen(js_name = applyToolCall)]
     pub fn apply_tool_call(
         &mut self,
         tool_call_id: &str,
@@ -105,32 +159,10 @@ impl TranscriptCore {
             run_id: run_id.map(Into::into),
         }))
     }
-
-    /// Runs the operation `op` (see [`op`]): folds JSON `text` in (returns `""` when a row
-    /// changed), or takes the patch since the previous take (`undefined` when nothing changed),
-    /// forgets it, or drops everything (`text` unused); or reads the token delta of the raw
-    /// stream event `text` (which needs no rows: any instance does).
-    pub fn run(&mut self, op: u8, text: &str) -> Option<String> {
-        let inner = &mut self.inner;
-        let changed = match op {
-            op::MESSAGE => inner.apply_json(text),
-            op::PAGE => inner.rebase_json(text, None),
-            op::PAGE_ASC => inner.rebase_json(text, Some(HistoryOrder::Asc)),
-            op::PAGE_DESC => inner.rebase_json(text, Some(HistoryOrder::Desc)),
-            op::TAKE_PATCH => return inner.take_patch(),
-            op::STREAM_TEXT_DELTA => return Some(extract_stream_text_delta_json(text)),
-            op::DISCARD_PATCH => {
-                inner.discard_patch();
-                false
-            }
-            _ => {
-                inner.reset();
-                false
-            }
-        };
-        changed.then(String::new)
-    }
 }
+
+/// The `kind` of [`TranscriptCore::apply_fragment`] for a `tool_call` fragment.
+pub const TOOL_CALL: u8 = 8;
 
 /// The `kind` flag of [`TranscriptCore::apply_text`]: the fragment's identity changed.
 pub const NEW_IDS: u8 = 4;
