@@ -7,16 +7,21 @@ import { clientConfig } from "./options.js";
 import { wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
 import { LettaCodeSession } from "./session.js";
+import { LIST_MODELS, MANAGEMENT } from "./ops.js";
+import { asyncDisposeSymbol, isNonEmptyString, parse } from "./values.js";
 
-const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
-const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
 const cloudOnly = (what) =>
   typedError("LettaUnsupportedError", "unsupported", `${what} is only available with backend: "cloud".`);
 
-/** Drops `undefined` members and renames keys (camelCase → wire). */
+/**
+ * The wire form of `source`: the members named in `names` (space-separated, in wire order; all
+ * of `source`'s own when omitted) that are not `undefined`, their camelCase names in snake_case
+ * unless `name:wire_name` says otherwise.
+ */
 function wire(source, names) {
   const out = {};
-  for (const [from, to] of Object.entries(names)) {
+  for (const name of names?.split(" ") ?? Object.keys(source)) {
+    const [from, to = from.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = name.split(":");
     if (source?.[from] !== undefined) out[to] = source[from];
   }
   return out;
@@ -26,7 +31,7 @@ const ORDER_BY = { createdAt: "created_at", lastRunCompletion: "last_run_complet
 const orderBy = (value) => ORDER_BY[value] ?? value;
 
 function nonEmptyId(value, what) {
-  if (typeof value !== "string" || value.trim() === "") throw invalidArgument(`Invalid ${what} id. Expected a non-empty string.`);
+  if (!isNonEmptyString(value)) throw invalidArgument(`Invalid ${what} id. Expected a non-empty string.`);
   return value;
 }
 
@@ -50,7 +55,7 @@ export class LettaAgentClient {
     this.#connection = { client, WebSocket, nonce: Math.random().toString(36).slice(2, 10).padEnd(8, "0") };
     this.agents = this.#agents();
     this.conversations = this.#conversations();
-    this.models = { list: () => this.#managed((driver) => driver.listModels()) };
+    this.models = { list: () => this.#managed((driver) => driver.call(LIST_MODELS)) };
   }
 
   /** Deprecated alias of `computer`; the remote backend has none. */
@@ -88,7 +93,7 @@ export class LettaAgentClient {
 
   /** A session on a new conversation of `agentId`. Synchronous; connects on first use. */
   createSession(agentId, options = {}) {
-    if (typeof agentId !== "string" || agentId.trim() === "") {
+    if (!isNonEmptyString(agentId)) {
       throw invalidArgument("createSession() requires a non-empty agent id.");
     }
     return new LettaCodeSession(this.#live(), { kind: "createSession", agentId }, options);
@@ -96,7 +101,7 @@ export class LettaAgentClient {
 
   /** A session on a conversation (`conv-…` / `local-conv-…`) or on an agent's default conversation. */
   resumeSession(id, options = {}) {
-    if (typeof id !== "string" || id.trim() === "") {
+    if (!isNonEmptyString(id)) {
       throw invalidArgument("resumeSession() requires a non-empty agent id.");
     }
     return new LettaCodeSession(this.#live(), { kind: "resumeSession", id }, options);
@@ -125,16 +130,10 @@ export class LettaAgentClient {
       if (rest[key] !== undefined) throw invalidArgument(`query() does not accept ${key}.`);
     }
     if (conversationId === undefined) {
-      if (typeof model !== "string" || model.trim() === "") throw invalidArgument("query() requires a non-empty model.");
+      if (!isNonEmptyString(model)) throw invalidArgument("query() requires a non-empty model.");
       if (typeof system !== "string") throw invalidArgument("query() requires a system prompt.");
     }
-    const body = wire(
-      { model, system, parentAgentId, name, isSubagent, modelSettings, contextWindowLimit },
-      {
-        model: "model", system: "system", parentAgentId: "parent_agent_id", name: "name", isSubagent: "is_subagent",
-        modelSettings: "model_settings", contextWindowLimit: "context_window_limit",
-      },
-    );
+    const body = wire({ model, system, parentAgentId, name, isSubagent, modelSettings, contextWindowLimit });
     const session = new LettaCodeSession(connection, { kind: "query", conversationId, body }, rest);
     return new Query(session, prompt);
   }
@@ -179,26 +178,20 @@ export class LettaAgentClient {
   }
 
   #request(type, fields) {
-    return this.#managed((driver) => driver.management(type, JSON.stringify(fields)));
+    return this.#managed((driver) => driver.call(MANAGEMENT, JSON.stringify(fields), type));
   }
 
   #agents() {
     return {
       list: async (options = {}) => {
-        const query = wire(options, {
-          before: "before", after: "after", limit: "limit", order: "order", orderBy: "order_by",
-          query: "query_text", name: "name", tags: "tags", matchAllTags: "match_all_tags", include: "include",
-        });
+        const query = wire(options, "before after limit order orderBy query:query_text name tags matchAllTags include");
         if (query.order_by !== undefined) query.order_by = orderBy(query.order_by);
         return (await this.#request("agent_list", { query })).agents;
       },
       retrieve: async (agentId) =>
         (await this.#request("agent_retrieve", { agent_id: nonEmptyId(agentId, "agent") })).agent,
       update: async (agentId, body = {}) => {
-        const wireBody = wire(body, {
-          name: "name", description: "description", model: "model", modelSettings: "model_settings",
-          system: "system", tags: "tags", hidden: "hidden", contextWindowLimit: "context_window_limit",
-        });
+        const wireBody = wire(body, "name description model modelSettings system tags hidden contextWindowLimit");
         return (await this.#request("agent_update", { agent_id: nonEmptyId(agentId, "agent"), body: wireBody })).agent;
       },
       delete: async (agentId) => {
@@ -216,33 +209,24 @@ export class LettaAgentClient {
         .conversation;
     return {
       list: async (options = {}) => {
-        const query = wire(options, {
-          agentId: "agent_id", after: "after", limit: "limit", order: "order", orderBy: "order_by",
-          archiveStatus: "archive_status", summarySearch: "summary_search",
-        });
+        const query = wire(options, "agentId after limit order orderBy archiveStatus summarySearch");
         if (query.order_by !== undefined) query.order_by = orderBy(query.order_by);
         return (await this.#request("conversation_list", { query })).conversations;
       },
       retrieve,
       create: async (body = {}) => {
-        const wireBody = wire(body, {
-          agentId: "agent_id", summary: "summary", description: "description", model: "model",
-          modelSettings: "model_settings", contextWindowLimit: "context_window_limit", hidden: "hidden",
-        });
+        const wireBody = wire(body, "agentId summary description model modelSettings contextWindowLimit hidden");
         return (await this.#request("conversation_create", { body: wireBody })).conversation;
       },
       update: async (conversationId, body = {}) => {
-        const wireBody = wire(body, {
-          summary: "summary", description: "description", model: "model", modelSettings: "model_settings",
-          contextWindowLimit: "context_window_limit", archived: "archived",
-        });
+        const wireBody = wire(body, "summary description model modelSettings contextWindowLimit archived");
         const fields = { conversation_id: nonEmptyId(conversationId, "conversation"), body: wireBody };
         return (await this.#request("conversation_update", fields)).conversation;
       },
       fork: async (conversationId, options = {}) => {
         nonEmptyId(conversationId, "conversation");
         if (options?.messageId !== undefined) nonEmptyId(options.messageId, "message");
-        const body = wire(options, { messageId: "message_id", hidden: "hidden" });
+        const body = wire(options, "messageId hidden");
         const forked = await this.#request("conversation_fork", { conversation_id: conversationId, body });
         const forkId = forked.conversation?.id;
         try {
@@ -252,7 +236,7 @@ export class LettaAgentClient {
         }
       },
       listMessages: async (conversationId, options = {}) => {
-        const query = wire(options, { before: "before", after: "after", order: "order", limit: "limit" });
+        const query = wire(options, "before after order limit");
         const fields = { conversation_id: nonEmptyId(conversationId, "conversation") };
         if (Object.keys(query).length > 0) fields.query = query;
         return { messages: (await this.#request("conversation_messages_list", fields)).messages ?? [] };

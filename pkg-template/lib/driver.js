@@ -7,7 +7,11 @@
 // doing it through wasm-bindgen closures and web-sys cost a third of the WebAssembly module.
 
 import { wasm } from "./runtime.js";
-import { typedError } from "./errors.js";
+import { closedError, invalidArgument, typedError } from "./errors.js";
+import {
+  BEGIN, CANCEL_CALL, CLOSE, CLOSED, ERROR, FRAME, IS_CLOSED, NEXT_DEADLINE, OPEN, STREAM_ENDED, TAKE_EFFECTS,
+  TAKE_MESSAGES, TICK, WANTS_DEVICE_STATUS,
+} from "./ops.js";
 
 /** Status frames at least this long are skipped unparsed while nobody listens for them. */
 const BIG_FRAME = 1024;
@@ -43,6 +47,7 @@ const method = (target, name) => (typeof target?.[name] === "function" ? target[
  * constructor (called as `new WebSocket(url, {headers})`) or `undefined` for the global one;
  * `events(kind, …)`: `("approval", handle, toolName, inputJson, contextJson)`,
  * `("tool", handle, toolCallId, toolName, inputJson)`, `("device", statusJson)`.
+ * Operations are the core's codes (ops.js); their arguments are listed in src/js/session.rs.
  */
 export class SessionDriver {
   #core;
@@ -61,7 +66,8 @@ export class SessionDriver {
 
   constructor(config, nonce, WebSocket, events) {
     const { url, authToken, requestTimeoutMs, target, options } = config;
-    this.#core = new (wasm().SessionMachine)(JSON.stringify({ requestTimeoutMs, target, options }), nonce);
+    this.#core = wasm().SessionMachine.create(JSON.stringify({ requestTimeoutMs, target, options }), nonce);
+    if (this.#core === undefined) throw invalidArgument("Invalid session configuration.");
     this.#url = url;
     this.#authToken = authToken;
     this.#WebSocket = WebSocket;
@@ -70,100 +76,52 @@ export class SessionDriver {
 
   /** Opens the socket and starts the session; resolves with the init info (JSON). */
   connect() {
-    const promise = this.#call(undefined, (core, id, now) => core.begin(id, now));
+    const promise = this.call(BEGIN);
     this.#open();
     return promise;
   }
 
-  /** Writes a user turn (`contentJson`: a string or content-part array, as JSON). */
-  send(contentJson, otid) {
-    return this.#sync((core, now) => core.send(contentJson, otid, now));
-  }
-
   /** Every `SDKMessage` available now as one JSON array (waiting for one), or `undefined` once the stream ended. */
   nextMessages() {
-    const core = this.#core;
     if (this.#freed) return Promise.resolve(undefined);
-    const batch = core.takeMessages();
-    if (batch !== undefined) return Promise.resolve(batch);
-    if (core.streamEnded()) return Promise.resolve(undefined);
+    const batch = this.#run(TAKE_MESSAGES);
+    if (batch !== undefined || this.is(STREAM_ENDED)) return Promise.resolve(batch);
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
-  abort() {
-    return this.#call(undefined, (core, id, now) => core.abort(id, now));
+  /**
+   * Starts the API call `op` (a Promise the core settles through its effects: the answer as
+   * JSON); `predicate`: `sendCommand`'s, which decides on candidate frames.
+   */
+  call(op, text, extra, number, predicate) {
+    if (this.#freed) return Promise.reject(closedError("Session is closed"));
+    const id = ++this.#nextCall;
+    const promise = new Promise((resolve, reject) => this.#calls.set(id, { resolve, reject, predicate }));
+    this.#run(op, id, text, extra, number);
+    this.#pump();
+    return promise;
   }
 
-  listMessages(optionsJson) {
-    return this.#call(undefined, (core, id, now) => core.listMessages(id, optionsJson, now));
+  /** Runs the synchronous operation `op`, then its effects; throws the typed error it reports. */
+  sync(op, id, text, extra, number) {
+    if (this.#freed) throw closedError("Session is closed");
+    const error = this.#run(op, id, text, extra, number);
+    this.#pump();
+    if (error !== undefined) throw typedError(...JSON.parse(error));
   }
 
-  listModels() {
-    return this.#call(undefined, (core, id, now) => core.listModels(id, now));
-  }
-
-  updateModel(requestJson) {
-    return this.#call(undefined, (core, id, now) => core.updateModel(id, requestJson, now));
-  }
-
-  removeQueuedMessage(itemId) {
-    return this.#call(undefined, (core, id, now) => core.removeQueuedMessage(id, itemId, now));
-  }
-
-  changeDeviceState(updateJson) {
-    return this.#sync((core) => core.changeDeviceState(updateJson));
-  }
-
-  getDeviceStatus(optionsJson) {
-    return this.#call(undefined, (core, id, now) => core.getDeviceStatus(id, optionsJson, now));
-  }
-
-  setDeviceStatusListening(listening) {
-    if (!this.#freed) this.#core.setDeviceStatusListening(listening);
-  }
-
-  recoverPendingApprovals(optionsJson) {
-    return this.#call(undefined, (core, id, now) => core.recoverPendingApprovals(id, optionsJson, now));
-  }
-
-  /** `sendCommand(command)` without options: written verbatim. */
-  sendRaw(commandJson) {
-    return this.#sync((core) => core.sendRaw(commandJson));
-  }
-
-  /** `sendCommand(command, options)`: resolves with the answering frame (JSON). */
-  sendCommand(commandJson, responseType, predicate, timeoutMs) {
-    return this.#call(predicate, (core, id, now) =>
-      core.sendCommand(id, commandJson, responseType, predicate !== undefined, timeoutMs, now),
-    );
-  }
-
-  /** A management request (`agent_list`, …): resolves with the response frame (JSON). */
-  management(type, fieldsJson) {
-    return this.#call(undefined, (core, id, now) => core.management(id, type, fieldsJson, now));
-  }
-
-  /** The `canUseTool` callback's answer (JSON) for an `approval` event. */
-  answerApproval(handle, responseJson) {
-    this.#sync((core) => core.answerApproval(handle, responseJson));
-  }
-
-  /** A tool's outcome (`{"result": …}` or `{"error": "…"}`) for a `tool` event. */
-  finishTool(handle, outcomeJson) {
-    this.#sync((core) => core.finishTool(handle, outcomeJson));
-  }
-
-  hasInFlightTurn() {
-    return !this.#freed && this.#core.hasInFlightTurn();
+  /** The core's flag `query` (ops.js); false once freed. */
+  is(query) {
+    return !this.#freed && this.#run(query) !== undefined;
   }
 
   isClosed() {
-    return this.#freed || this.#core.isClosed();
+    return this.#freed || this.is(IS_CLOSED);
   }
 
   /** Ends the stream, rejects pending calls and closes the socket. Idempotent. */
   close() {
-    if (!this.#freed) this.#sync((core, now) => core.close(now));
+    if (!this.#freed) this.sync(CLOSE);
   }
 
   /** Closes, then releases the core's WebAssembly memory. Idempotent. */
@@ -180,24 +138,9 @@ export class SessionDriver {
 
   // ---- plumbing ------------------------------------------------------------------------------
 
-  /** Runs a synchronous core call, then its effects. A typed error thrown by the core propagates. */
-  #sync(f) {
-    if (this.#freed) throw typedError("LettaClosedError", "closed", "Session is closed");
-    try {
-      return f(this.#core, Date.now());
-    } finally {
-      this.#pump();
-    }
-  }
-
-  /** Registers a call (a Promise the core settles through its effects) and starts it. */
-  #call(predicate, start) {
-    if (this.#freed) return Promise.reject(typedError("LettaClosedError", "closed", "Session is closed"));
-    const id = ++this.#nextCall;
-    const promise = new Promise((resolve, reject) => this.#calls.set(id, { resolve, reject, predicate }));
-    start(this.#core, id, Date.now());
-    this.#pump();
-    return promise;
+  /** One operation of the core, now. */
+  #run(op, id = 0, text = "", extra, number = 0) {
+    return this.#core.run(op, id, text, extra, number, Date.now());
   }
 
   #takeCall(id) {
@@ -207,14 +150,14 @@ export class SessionDriver {
   }
 
   #open() {
-    if (this.#freed || this.#socket !== null || this.#core.isClosed()) return;
+    if (this.#freed || this.#socket !== null || this.is(IS_CLOSED)) return;
     try {
       this.#socket = this.#newSocket(this.#url);
       this.#listen(this.#socket);
-      if (this.#socket.readyState === 1) this.#core.onOpen(Date.now());
+      if (this.#socket.readyState === 1) this.#run(OPEN);
     } catch (error) {
       this.#closeSocket();
-      this.#core.onError(error.message);
+      this.#run(ERROR, 0, error.message);
     }
     this.#pump();
   }
@@ -266,19 +209,18 @@ export class SessionDriver {
 
   #onSocketEvent(name, event) {
     if (this.#freed) return;
-    const core = this.#core;
-    const now = Date.now();
-    if (name === "open") core.onOpen(now);
-    else if (name === "close") core.onClosed(now);
-    else if (name === "error") core.onError(typeof event?.message === "string" && event.message !== "" ? event.message : "error event");
-    else {
+    if (name === "open") this.#run(OPEN);
+    else if (name === "close") this.#run(CLOSED);
+    else if (name === "error") {
+      this.#run(ERROR, 0, typeof event?.message === "string" && event.message !== "" ? event.message : "error event");
+    } else {
       const skip =
         typeof event === "string" &&
         event.length >= BIG_FRAME &&
         event.startsWith(DEVICE_STATUS_PREFIX) &&
-        !core.wantsDeviceStatus();
+        !this.is(WANTS_DEVICE_STATUS);
       const text = skip ? undefined : frameText(event);
-      if (text !== undefined) core.onFrame(text, now);
+      if (text !== undefined) this.#run(FRAME, 0, text);
     }
     this.#pump();
   }
@@ -307,7 +249,7 @@ export class SessionDriver {
   /** Executes the core's effects, delivers messages to waiters and re-arms the timer. */
   #pump() {
     if (this.#freed) return;
-    for (let json = this.#core.takeEffects(); json !== undefined; json = this.#freed ? undefined : this.#core.takeEffects()) {
+    for (let json = this.#run(TAKE_EFFECTS); json !== undefined; json = this.#freed ? undefined : this.#run(TAKE_EFFECTS)) {
       for (const effect of JSON.parse(json)) this.#execute(effect);
     }
     this.#deliver();
@@ -359,27 +301,27 @@ export class SessionDriver {
     try {
       accepted = predicate(parsed);
     } catch (thrown) {
-      if (!this.#freed) this.#core.cancelCall(id);
+      if (!this.#freed) this.#run(CANCEL_CALL, id);
       this.#takeCall(id)?.reject(thrown);
       return;
     }
     if (accepted) {
-      if (!this.#freed) this.#core.cancelCall(id);
+      if (!this.#freed) this.#run(CANCEL_CALL, id);
       this.#takeCall(id)?.resolve(frame);
     }
   }
 
   #deliver() {
     while (this.#waiters.length > 0 && !this.#freed) {
-      const batch = this.#core.takeMessages();
-      if (batch === undefined && !this.#core.streamEnded()) return;
+      const batch = this.#run(TAKE_MESSAGES);
+      if (batch === undefined && !this.is(STREAM_ENDED)) return;
       this.#waiters.shift()(batch);
     }
   }
 
   #arm() {
     if (this.#freed) return;
-    const at = this.#core.nextDeadline();
+    const at = Number(this.#run(NEXT_DEADLINE) ?? -1);
     if (at === this.#timerAt) return;
     clearTimeout(this.#timer);
     this.#timer = null;
@@ -389,7 +331,7 @@ export class SessionDriver {
       this.#timer = null;
       this.#timerAt = -1;
       if (this.#freed) return;
-      this.#core.onTick(Date.now());
+      this.#run(TICK);
       this.#pump();
     }, Math.max(0, at - Date.now()));
   }

@@ -7,6 +7,7 @@
 // which is what travels to the core: `undefined` members are gone, functions removed.
 
 import { invalidArgument, typedError } from "./errors.js";
+import { isNonEmptyString, isObject } from "./values.js";
 
 const unsupported = (message) => typedError("LettaUnsupportedError", "unsupported", message);
 
@@ -18,8 +19,6 @@ const DREAMING_TRIGGERS = ["off", "step-count", "compaction-event"];
 const TOOLSET_BASES = ["auto", "codex", "codex_snake", "default", "gemini", "gemini_snake", "none"];
 const REMOVED_OPTIONS = ["systemPrompt", "disallowedTools", "systemInfoReminder", "includePartialMessages", "memfsStartup"];
 
-const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-const isNonEmptyString = (value) => typeof value === "string" && value.trim() !== "";
 /** A value as error texts show it (`?` for non-strings). */
 const shown = (value) => (typeof value === "string" ? value : "?");
 const dedup = (list) => [...new Set(list)];

@@ -6,9 +6,13 @@
 import { SessionDriver } from "./driver.js";
 import { closedError, invalidArgument, typedError } from "./errors.js";
 import { sessionOptions, sessionTarget } from "./options.js";
+import { asyncDisposeSymbol, isNonEmptyString, isObject, parse } from "./values.js";
+import {
+  ABORT, ANSWER_APPROVAL, CHANGE_DEVICE_STATE, FINISH_TOOL, GET_DEVICE_STATUS, HAS_IN_FLIGHT_TURN, LIST_MESSAGES,
+  LIST_MODELS, MANAGEMENT, RECOVER_PENDING_APPROVALS, REMOVE_QUEUED_MESSAGE, SEND, SEND_COMMAND,
+  SEND_COMMAND_WITH_PREDICATE, SEND_RAW, SET_DEVICE_STATUS_LISTENING, UPDATE_MODEL,
+} from "./ops.js";
 
-const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
-const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
 const errorMessage = (error) => (error instanceof Error ? error.message : String(error));
 
 /** Splits session options into their JSON view (validated by options.js) and the functions kept here. */
@@ -129,14 +133,14 @@ export class LettaCodeSession {
   /** Sends a user message; resolves once it is written (the turn streams through `stream()`). */
   async send(message, options) {
     const otid = options?.otid;
-    if (otid !== undefined && (typeof otid !== "string" || otid.trim() === "")) {
+    if (otid !== undefined && !isNonEmptyString(otid)) {
       throw invalidArgument("send() otid must be a non-empty string");
     }
     if (typeof message !== "string" && !Array.isArray(message)) {
       throw invalidArgument("send() message must be a string or an array of content parts");
     }
     await this.#ensureInitialized();
-    this.#live().send(JSON.stringify(message), otid);
+    this.#live().sync(SEND, 0, JSON.stringify(message), otid);
   }
 
   /** Yields this turn's messages and stops after its `result` (or when the session closes). */
@@ -160,12 +164,12 @@ export class LettaCodeSession {
   async abort() {
     const driver = this.#live();
     if (this.#info === null) return;
-    await driver.abort();
+    await driver.call(ABORT);
   }
 
   async listMessages(options = {}) {
     await this.#ensureInitialized();
-    return parse(await this.#live().listMessages(JSON.stringify(options ?? {})));
+    return parse(await this.#live().call(LIST_MESSAGES, JSON.stringify(options ?? {})));
   }
 
   /** `listMessages` plus the session identity. */
@@ -185,30 +189,30 @@ export class LettaCodeSession {
 
   async listModels() {
     await this.#ensureInitialized();
-    return parse(await this.#live().listModels());
+    return parse(await this.#live().call(LIST_MODELS));
   }
 
   async updateModel(request) {
     await this.#ensureInitialized();
-    return parse(await this.#live().updateModel(JSON.stringify(request ?? null)));
+    return parse(await this.#live().call(UPDATE_MODEL, JSON.stringify(request ?? null)));
   }
 
   async removeQueuedMessage(itemId) {
-    if (typeof itemId !== "string" || itemId.trim() === "") {
+    if (!isNonEmptyString(itemId)) {
       throw invalidArgument("Invalid queue item id. Expected a non-empty string.");
     }
     await this.#ensureInitialized();
-    return parse(await this.#live().removeQueuedMessage(itemId));
+    return parse(await this.#live().call(REMOVE_QUEUED_MESSAGE, itemId));
   }
 
   async changeDeviceState(update) {
     await this.#ensureInitialized();
-    this.#live().changeDeviceState(JSON.stringify(update ?? {}));
+    this.#live().sync(CHANGE_DEVICE_STATE, 0, JSON.stringify(update ?? {}));
   }
 
   async getDeviceStatus(options = {}) {
     await this.#ensureInitialized();
-    return parse(await this.#live().getDeviceStatus(JSON.stringify(options ?? {})));
+    return parse(await this.#live().call(GET_DEVICE_STATUS, JSON.stringify(options ?? {})));
   }
 
   /** Subscribes to device status snapshots of this session; returns the unsubscribe function. */
@@ -216,35 +220,35 @@ export class LettaCodeSession {
     if (typeof listener !== "function") throw invalidArgument("Invalid device status listener. Expected a function.");
     const driver = this.#live();
     this.#deviceListeners.add(listener);
-    driver.setDeviceStatusListening(true);
+    driver.sync(SET_DEVICE_STATUS_LISTENING, 0, "", undefined, 1);
     return () => {
       this.#deviceListeners.delete(listener);
-      if (this.#deviceListeners.size === 0 && !this.#closed) this.#driver.setDeviceStatusListening(false);
+      if (this.#deviceListeners.size === 0 && !this.#closed) this.#driver.sync(SET_DEVICE_STATUS_LISTENING);
     };
   }
 
   async recoverPendingApprovals(options = {}) {
     await this.#ensureInitialized();
-    return parse(await this.#live().recoverPendingApprovals(JSON.stringify(options ?? {})));
+    return parse(await this.#live().call(RECOVER_PENDING_APPROVALS, JSON.stringify(options ?? {})));
   }
 
   /** Advanced: changes the session's toolset preference (`update_toolset`). */
   async updateToolset(preference) {
     const info = await this.#ensureInitialized();
     const fields = { runtime: { agent_id: info.agentId, conversation_id: info.conversationId }, toolset_preference: preference };
-    return parse(await this.#live().management("update_toolset", JSON.stringify(fields)));
+    return parse(await this.#live().call(MANAGEMENT, JSON.stringify(fields), "update_toolset"));
   }
 
   /** Raw protocol escape hatch. Without options the command is written as is. */
   async sendCommand(command, options) {
-    if (command === null || typeof command !== "object" || Array.isArray(command)) {
+    if (!isObject(command)) {
       throw invalidArgument("Invalid command. Expected a protocol command object.");
     }
     await this.#ensureInitialized();
     const driver = this.#live();
     const { responseType, timeoutMs, predicate } = options ?? {};
     if (responseType === undefined && timeoutMs === undefined && predicate === undefined) {
-      driver.sendRaw(JSON.stringify(command));
+      driver.sync(SEND_RAW, 0, JSON.stringify(command));
       return undefined;
     }
     if (predicate !== undefined && typeof predicate !== "function") {
@@ -253,13 +257,14 @@ export class LettaCodeSession {
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
       throw invalidArgument("Invalid timeoutMs. Expected a positive integer.");
     }
-    return parse(await driver.sendCommand(JSON.stringify(command), responseType, predicate, timeoutMs));
+    const op = predicate === undefined ? SEND_COMMAND : SEND_COMMAND_WITH_PREDICATE;
+    return parse(await driver.call(op, JSON.stringify(command), responseType, timeoutMs, predicate));
   }
 
   /** Advanced: sends one message and waits for its result. */
   async sendAndWaitForResult(message) {
     await this.#ensureInitialized();
-    if (this.#live().hasInFlightTurn()) {
+    if (this.#live().is(HAS_IN_FLIGHT_TURN)) {
       throw typedError(
         "LettaStateError",
         "invalid_state",
@@ -324,7 +329,7 @@ export class LettaCodeSession {
     } catch (error) {
       response = { behavior: "deny", message: errorMessage(error) };
     }
-    if (!this.#closed) driver.answerApproval(handle, JSON.stringify(response ?? null));
+    if (!this.#closed) driver.sync(ANSWER_APPROVAL, handle, JSON.stringify(response ?? null));
   }
 
   async #runTool(driver, handle, toolCallId, toolName, input) {
@@ -337,6 +342,6 @@ export class LettaCodeSession {
     } catch (error) {
       outcome = { error: errorMessage(error) };
     }
-    if (!this.#closed) driver.finishTool(handle, JSON.stringify(outcome));
+    if (!this.#closed) driver.sync(FINISH_TOOL, handle, JSON.stringify(outcome));
   }
 }

@@ -8,8 +8,11 @@
 
 import { wasm } from "./runtime.js";
 import { closedError } from "./errors.js";
+import { isObject } from "./values.js";
+import { DISCARD_PATCH, MESSAGE, NEW_IDS, PAGE, RESET, STREAM_TEXT_DELTA, TAKE_PATCH, TOOL_CALL } from "./ops.js";
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for("Symbol.dispose");
+/** Added to `PAGE`: the order of a history page (detected when not given). */
 const ORDER_CODES = { asc: 1, desc: 2 };
 
 function toJson(value) {
@@ -38,26 +41,29 @@ function isTextFragment(message) {
   );
 }
 
-/** Sends the fragment's identity when it differs from the previous fragment's. */
-function sendIds(core, ids, message) {
+/**
+ * Folds a text fragment in (see `apply_text` in src/js/transcript.rs); its identity crosses the
+ * boundary only when it differs from the previous fragment's.
+ */
+function applyText(core, ids, message) {
   const uuid = message.uuid ?? undefined;
   const otid = message.otid ?? undefined;
   const runId = message.runId ?? undefined;
-  if (uuid !== ids.uuid || otid !== ids.otid || runId !== ids.runId) {
-    core.setTextIds(uuid, otid, runId);
-    ids.uuid = uuid;
-    ids.otid = otid;
-    ids.runId = runId;
+  const kind = TEXT_KINDS[message.type];
+  const seqId = message.seqId ?? undefined;
+  if (uuid === ids.uuid && otid === ids.otid && runId === ids.runId) {
+    return core.applyFragment(kind, message.content, seqId);
   }
+  ids.uuid = uuid;
+  ids.otid = otid;
+  ids.runId = runId;
+  return core.applyFragment(kind | NEW_IDS, message.content, seqId, uuid, otid, runId);
 }
-
-const isPlainObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Folds one message into the Rust core; true when rows changed. */
 function fold(core, ids, message) {
   if (isTextFragment(message)) {
-    sendIds(core, ids, message);
-    return core.applyText(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined);
+    return applyText(core, ids, message) !== -1;
   }
   if (
     message.type === "tool_call" &&
@@ -66,16 +72,17 @@ function fold(core, ids, message) {
     optionalString(message.rawArguments) &&
     optionalString(message.uuid) &&
     optionalString(message.runId) &&
-    (message.toolInput == null || isPlainObject(message.toolInput))
+    (message.toolInput == null || isObject(message.toolInput))
   ) {
     const input = message.toolInput == null ? undefined : toJson(message.toolInput);
     if (message.toolInput == null || input !== undefined) {
       const { toolCallId, toolName, rawArguments, uuid, runId } = message;
-      return core.applyToolCall(toolCallId, toolName ?? undefined, rawArguments ?? undefined, input, uuid ?? undefined, runId ?? undefined);
+      const fields = [toolName, rawArguments, input, uuid, runId];
+      return core.applyFragment(TOOL_CALL, toolCallId, undefined, ...fields) !== -1;
     }
   }
   const json = toJson(message);
-  return json !== undefined && core.applyJson(json);
+  return json !== undefined && core.run(MESSAGE, json) !== undefined;
 }
 
 /**
@@ -100,7 +107,7 @@ export function createTranscriptAccumulator() {
   const ids = { uuid: undefined, otid: undefined, runId: undefined };
 
   function takeSnapshot() {
-    const patch = core.takePatch();
+    const patch = core.run(TAKE_PATCH, "");
     if (patch === undefined) return snapshot;
     const { len, moved, rows } = JSON.parse(patch);
     let next;
@@ -127,12 +134,11 @@ export function createTranscriptAccumulator() {
       if (message === null || typeof message !== "object") return snapshot;
       const target = live();
       if (!isTextFragment(message)) return fold(target, ids, message) ? takeSnapshot() : snapshot;
-      sendIds(target, ids, message);
-      const at = target.applyTextAt(TEXT_KINDS[message.type], message.content, message.seqId ?? undefined);
+      const at = applyText(target, ids, message);
       if (at === -1) return snapshot;
       const row = at >= 0 ? appended(snapshot[at], message) : undefined;
       if (row === undefined) return takeSnapshot();
-      target.discardPatch();
+      target.run(DISCARD_PATCH, "");
       snapshot = snapshot.slice();
       snapshot[at] = row;
       return snapshot;
@@ -152,8 +158,8 @@ export function createTranscriptAccumulator() {
       if (page === null || typeof page !== "object") return snapshot;
       const json = toJson(page);
       if (json === undefined) return snapshot;
-      const order = ORDER_CODES[options?.order] ?? 0;
-      return live().rebase(json, order) ? takeSnapshot() : snapshot;
+      const op = PAGE + (ORDER_CODES[options?.order] ?? 0);
+      return live().run(op, json) !== undefined ? takeSnapshot() : snapshot;
     },
     /** The current rows, in transcript order. */
     rows() {
@@ -161,7 +167,7 @@ export function createTranscriptAccumulator() {
     },
     /** Drops every row, alias and replay threshold. */
     reset() {
-      live().reset();
+      live().run(RESET, "");
       snapshot = [];
     },
     /** Releases the WebAssembly memory now (also done by a FinalizationRegistry later). */
@@ -177,10 +183,13 @@ export function createTranscriptAccumulator() {
   };
 }
 
+/** The core `extractStreamTextDelta` runs on (it keeps no rows), created on first use. */
+let deltaReader = null;
+
 /** Reads a token delta (`{kind, text}`) out of a raw stream event payload, or `null`. */
 export function extractStreamTextDelta(event) {
   if (event === null || typeof event !== "object") return null;
-  const extract = wasm().extractStreamTextDelta;
+  deltaReader ??= new (wasm().TranscriptCore)();
   const json = toJson(event);
-  return json === undefined ? null : JSON.parse(extract(json));
+  return json === undefined ? null : JSON.parse(deltaReader.run(STREAM_TEXT_DELTA, json));
 }

@@ -1,17 +1,86 @@
-//! The session binding: one sans-IO [`SessionCore`] behind a class whose methods take strings
-//! and numbers and return strings. The socket, the timer and the Promises of API calls live in
-//! the JS wrapper (`pkg-template/lib/driver.js`), which feeds socket events and the clock in
-//! here and executes the effects it takes out ([`SessionMachine::take_effects`]).
+//! The session binding: one sans-IO [`SessionCore`] behind a class with a single entry point,
+//! [`SessionMachine::run`], that takes an operation code ([`op`]) and plain arguments. The socket, the timer and the Promises of API calls
+//! live in the JS wrapper (`pkg-template/lib/driver.js`), which feeds socket events and the
+//! clock in here and executes the effects it takes out ([`op::TAKE_EFFECTS`]).
 //!
-//! Keeping the host objects on the JS side is what keeps this module (and the wasm) small:
-//! no closures, no `Promise`, no web-sys socket; every method is a call into the core.
+//! Keeping the host objects on the JS side is what keeps this module (and the wasm) small: no
+//! closures, no `Promise`, no JS objects at all cross the boundary, only numbers and strings.
+//! Every exported method costs glue and an export shim, hence one method for everything.
 
-use super::errors::to_js_error;
-use crate::json::to_string as json_string;
-use crate::session::{
-    read_session_config, CallId, Effect, SessionConfig, SessionCore, SessionError,
-};
+use super::json_array::{push_decimal, JsonArray};
+use crate::session::{read_session_config, Effect, SessionConfig, SessionCore, SessionError};
 use wasm_bindgen::prelude::*;
+
+/// The operations of [`SessionMachine::run`] (`driver.js` uses the same numbers). `id` is the
+/// call (the wrapper's id for the Promise the effects settle) or the callback handle; `text`,
+/// `extra` and `number` are what each one lists; the `now` of every operation is the clock.
+pub mod op {
+    /// The socket opened.
+    pub const OPEN: u8 = 0;
+    /// One text frame as received (`text`).
+    pub const FRAME: u8 = 1;
+    /// The socket closed.
+    pub const CLOSED: u8 = 2;
+    /// An error event or a failed connect (`text` names it; never holds the token).
+    pub const ERROR: u8 = 3;
+    /// The deadline given by [`NEXT_DEADLINE`] passed.
+    pub const TICK: u8 = 4;
+    /// Starts the session; settles `id` with the init info (JSON).
+    pub const BEGIN: u8 = 5;
+    /// Writes a user turn (`text`: a string or content-part array as JSON; `extra`: the otid).
+    /// Returns an error.
+    pub const SEND: u8 = 6;
+    /// Interrupts the active turn; settles `id`.
+    pub const ABORT: u8 = 7;
+    /// `listMessages` (`text`: its options as JSON).
+    pub const LIST_MESSAGES: u8 = 8;
+    /// `listModels`.
+    pub const LIST_MODELS: u8 = 9;
+    /// `updateModel` (`text`: the request as JSON).
+    pub const UPDATE_MODEL: u8 = 10;
+    /// `removeQueuedMessage` (`text`: the item id).
+    pub const REMOVE_QUEUED_MESSAGE: u8 = 11;
+    /// `changeDeviceState` (`text`: the update as JSON). Returns an error.
+    pub const CHANGE_DEVICE_STATE: u8 = 12;
+    /// `getDeviceStatus` (`text`: its options as JSON).
+    pub const GET_DEVICE_STATUS: u8 = 13;
+    /// Whether device status listeners exist (`number`: 1 or 0).
+    pub const SET_DEVICE_STATUS_LISTENING: u8 = 14;
+    /// `recoverPendingApprovals` (`text`: its options as JSON).
+    pub const RECOVER_PENDING_APPROVALS: u8 = 15;
+    /// `sendCommand(command)` without options (`text`): written verbatim. Returns an error.
+    pub const SEND_RAW: u8 = 16;
+    /// `sendCommand(command, options)` (`text`: the command, `extra`: the response type,
+    /// `number`: the timeout or 0): settles `id` with the answering frame (JSON).
+    pub const SEND_COMMAND: u8 = 17;
+    /// [`SEND_COMMAND`] with a predicate: candidate frames come out as `candidate` effects.
+    pub const SEND_COMMAND_WITH_PREDICATE: u8 = 18;
+    /// A management request (`text`: its fields as JSON, `extra`: its type, e.g. `agent_list`):
+    /// settles `id` with the response frame (JSON).
+    pub const MANAGEMENT: u8 = 19;
+    /// Forgets a call the wrapper settled itself (a predicate accepted a frame or threw).
+    pub const CANCEL_CALL: u8 = 20;
+    /// The `canUseTool` callback's answer (`text`, JSON) for the `approval` effect `id`.
+    pub const ANSWER_APPROVAL: u8 = 21;
+    /// A tool's outcome (`text`: `{"result": …}` or `{"error": "…"}`) for the `tool` effect `id`.
+    pub const FINISH_TOOL: u8 = 22;
+    /// Ends the stream and rejects pending calls (their effects follow). Idempotent.
+    pub const CLOSE: u8 = 23;
+    /// Returns every pending effect as one JSON array (see [`super::write_effect`]), if any.
+    pub const TAKE_EFFECTS: u8 = 24;
+    /// Returns every `SDKMessage` available now as one JSON array, if any.
+    pub const TAKE_MESSAGES: u8 = 25;
+    /// Returns when the `TICK` operation is due (ms since the epoch, decimal), if ever.
+    pub const NEXT_DEADLINE: u8 = 26;
+    /// Flag (`""` when set): `stream()` has nothing more to give (the session closed).
+    pub const STREAM_ENDED: u8 = 27;
+    /// Flag: device status is wanted (else big status frames may be skipped unread).
+    pub const WANTS_DEVICE_STATUS: u8 = 28;
+    /// Flag: a turn is active or queued.
+    pub const HAS_IN_FLIGHT_TURN: u8 = 29;
+    /// Flag: the session is closed (`close()` or a transport loss).
+    pub const IS_CLOSED: u8 = 30;
+}
 
 /// One session (or management connection): the core and nothing else.
 #[wasm_bindgen]
@@ -23,10 +92,9 @@ pub struct SessionMachine {
 impl SessionMachine {
     /// `config`: the session configuration the wrapper validated (`pkg-template/lib/options.js`):
     /// `{"requestTimeoutMs"?, "target", "options"}`. `nonce`: the client's request-id nonce.
-    #[wasm_bindgen(constructor)]
-    pub fn new(config: &str, nonce: &str) -> Result<SessionMachine, JsValue> {
-        let setup = read_session_config(config)
-            .ok_or_else(|| to_js_error(&SessionError::invalid("Invalid session configuration.")))?;
+    /// `undefined` when the configuration has another shape (the wrapper then throws).
+    pub fn create(config: &str, nonce: &str) -> Option<SessionMachine> {
+        let setup = read_session_config(config)?;
         let core = SessionCore::new(SessionConfig {
             label: "app-server",
             request_timeout_ms: setup.request_timeout_ms,
@@ -34,224 +102,107 @@ impl SessionMachine {
             target: setup.target,
             nonce: nonce.to_owned(),
         });
-        Ok(SessionMachine { core })
+        Some(SessionMachine { core })
     }
 
-    // ---- transport events ----------------------------------------------------------------
-
-    #[wasm_bindgen(js_name = onOpen)]
-    pub fn on_open(&mut self, now: f64) {
-        self.core.on_open(now as u64);
-    }
-
-    /// One text frame as received.
-    #[wasm_bindgen(js_name = onFrame)]
-    pub fn on_frame(&mut self, text: &str, now: f64) {
-        self.core.on_frame(text, now as u64);
-    }
-
-    #[wasm_bindgen(js_name = onClosed)]
-    pub fn on_closed(&mut self, now: f64) {
-        self.core.on_transport_closed(now as u64);
-    }
-
-    /// An error event or a failed connect (`detail` names it; never holds the token).
-    #[wasm_bindgen(js_name = onError)]
-    pub fn on_error(&mut self, detail: &str) {
-        self.core.on_transport_error(detail);
-    }
-
-    /// The deadline given by [`Self::next_deadline`] passed.
-    #[wasm_bindgen(js_name = onTick)]
-    pub fn on_tick(&mut self, now: f64) {
-        self.core.on_tick(now as u64);
-    }
-
-    // ---- API calls: `call` is the wrapper's id for the Promise the effects settle ----------
-
-    /// Starts the session; settles `call` with the init info (JSON).
-    pub fn begin(&mut self, call: CallId, now: f64) {
-        self.core.begin(call, now as u64);
-    }
-
-    /// Writes a user turn (`content_json`: a string or content-part array, as JSON).
-    pub fn send(
+    /// Runs the operation `op` (see [`op`]). Returns the error of a synchronous call as
+    /// `[name, code, message]` JSON, the batch of the `TAKE_*` operations, the answer of a
+    /// query (a flag is `""` when set, `undefined` when not), else `undefined`.
+    pub fn run(
         &mut self,
-        content_json: &str,
-        otid: Option<String>,
+        op: u8,
+        id: f64,
+        text: &str,
+        extra: Option<String>,
+        number: f64,
         now: f64,
-    ) -> Result<(), JsValue> {
-        self.core
-            .send(content_json, otid.as_deref(), now as u64)
-            .map_err(|e| to_js_error(&e))
+    ) -> Option<String> {
+        let core = &mut self.core;
+        let call = id as u32;
+        let now = now as u64;
+        match op {
+            op::OPEN => core.on_open(now),
+            op::FRAME => core.on_frame(text, now),
+            op::CLOSED => core.on_transport_closed(now),
+            op::ERROR => core.on_transport_error(text),
+            op::TICK => core.on_tick(now),
+            op::BEGIN => core.begin(call, now),
+            op::SEND => return error_json(core.send(text, extra.as_deref(), now)),
+            op::ABORT => core.abort(call, now),
+            op::LIST_MESSAGES => core.list_messages(call, text, now),
+            op::LIST_MODELS => core.list_models(call, now),
+            op::UPDATE_MODEL => core.update_model(call, text, now),
+            op::REMOVE_QUEUED_MESSAGE => core.remove_queued_message(call, text, now),
+            op::CHANGE_DEVICE_STATE => return error_json(core.change_device_state(text)),
+            op::GET_DEVICE_STATUS => core.get_device_status(call, text, now),
+            op::SET_DEVICE_STATUS_LISTENING => core.set_device_status_listening(number != 0.0),
+            op::RECOVER_PENDING_APPROVALS => core.recover_pending_approvals(call, text, now),
+            op::SEND_RAW => return error_json(core.send_raw(text)),
+            op::SEND_COMMAND | op::SEND_COMMAND_WITH_PREDICATE => {
+                let timeout = (number >= 1.0).then_some(number as u64);
+                let predicate = op == op::SEND_COMMAND_WITH_PREDICATE;
+                core.send_command(call, text, extra.as_deref(), predicate, timeout, now)
+            }
+            op::MANAGEMENT => {
+                let command_type = extra.as_deref().unwrap_or_default();
+                let failure = failure_text(command_type);
+                core.management(call, command_type, text, failure, now)
+            }
+            op::CANCEL_CALL => core.cancel_call(call),
+            op::ANSWER_APPROVAL => core.answer_approval(id as u64, text),
+            op::FINISH_TOOL => core.finish_tool(id as u64, text),
+            op::CLOSE => core.close(now),
+            op::TAKE_EFFECTS => return self.take_effects(),
+            op::TAKE_MESSAGES => return self.take_messages(),
+            op::NEXT_DEADLINE => {
+                let at = core.next_deadline()?;
+                let mut text = String::new();
+                push_decimal(&mut text, at);
+                return Some(text);
+            }
+            op::STREAM_ENDED => return flag(core.stream_ended()),
+            op::WANTS_DEVICE_STATUS => return flag(core.wants_device_status()),
+            op::HAS_IN_FLIGHT_TURN => return flag(core.has_in_flight_turn()),
+            op::IS_CLOSED => return flag(core.is_closed()),
+            _ => {}
+        }
+        None
     }
+}
 
-    pub fn abort(&mut self, call: CallId, now: f64) {
-        self.core.abort(call, now as u64);
-    }
-
-    #[wasm_bindgen(js_name = listMessages)]
-    pub fn list_messages(&mut self, call: CallId, options_json: &str, now: f64) {
-        self.core.list_messages(call, options_json, now as u64);
-    }
-
-    #[wasm_bindgen(js_name = listModels)]
-    pub fn list_models(&mut self, call: CallId, now: f64) {
-        self.core.list_models(call, now as u64);
-    }
-
-    #[wasm_bindgen(js_name = updateModel)]
-    pub fn update_model(&mut self, call: CallId, request_json: &str, now: f64) {
-        self.core.update_model(call, request_json, now as u64);
-    }
-
-    #[wasm_bindgen(js_name = removeQueuedMessage)]
-    pub fn remove_queued_message(&mut self, call: CallId, item_id: &str, now: f64) {
-        self.core.remove_queued_message(call, item_id, now as u64);
-    }
-
-    #[wasm_bindgen(js_name = changeDeviceState)]
-    pub fn change_device_state(&mut self, update_json: &str) -> Result<(), JsValue> {
-        self.core
-            .change_device_state(update_json)
-            .map_err(|e| to_js_error(&e))
-    }
-
-    #[wasm_bindgen(js_name = getDeviceStatus)]
-    pub fn get_device_status(&mut self, call: CallId, options_json: &str, now: f64) {
-        self.core.get_device_status(call, options_json, now as u64);
-    }
-
-    #[wasm_bindgen(js_name = setDeviceStatusListening)]
-    pub fn set_device_status_listening(&mut self, listening: bool) {
-        self.core.set_device_status_listening(listening);
-    }
-
-    #[wasm_bindgen(js_name = recoverPendingApprovals)]
-    pub fn recover_pending_approvals(&mut self, call: CallId, options_json: &str, now: f64) {
-        self.core
-            .recover_pending_approvals(call, options_json, now as u64);
-    }
-
-    /// `sendCommand(command)` without options: written verbatim.
-    #[wasm_bindgen(js_name = sendRaw)]
-    pub fn send_raw(&mut self, command_json: &str) -> Result<(), JsValue> {
-        self.core
-            .send_raw(command_json)
-            .map_err(|e| to_js_error(&e))
-    }
-
-    /// `sendCommand(command, options)`: settles `call` with the answering frame (JSON); with a
-    /// predicate, candidate frames come out as `candidate` effects for the wrapper to test.
-    #[wasm_bindgen(js_name = sendCommand)]
-    pub fn send_command(
-        &mut self,
-        call: CallId,
-        command_json: &str,
-        response_type: Option<String>,
-        has_predicate: bool,
-        timeout_ms: Option<f64>,
-        now: f64,
-    ) {
-        let timeout = timeout_ms.filter(|t| *t >= 1.0).map(|t| t as u64);
-        self.core.send_command(
-            call,
-            command_json,
-            response_type.as_deref(),
-            has_predicate,
-            timeout,
-            now as u64,
-        );
-    }
-
-    /// A management request (`agent_list`, …): settles `call` with the response frame (JSON).
-    pub fn management(&mut self, call: CallId, command_type: &str, fields_json: &str, now: f64) {
-        let failure = failure_text(command_type);
-        self.core
-            .management(call, command_type, fields_json, failure, now as u64);
-    }
-
-    /// Forgets a call the wrapper settled itself (a `sendCommand` predicate accepted a frame or threw).
-    #[wasm_bindgen(js_name = cancelCall)]
-    pub fn cancel_call(&mut self, call: CallId) {
-        self.core.cancel_call(call);
-    }
-
-    /// The `canUseTool` callback's answer (JSON) for an `approval` effect.
-    #[wasm_bindgen(js_name = answerApproval)]
-    pub fn answer_approval(&mut self, handle: f64, response_json: &str) {
-        self.core.answer_approval(handle as u64, response_json);
-    }
-
-    /// A tool's outcome (`{"result": …}` or `{"error": "…"}`) for a `tool` effect.
-    #[wasm_bindgen(js_name = finishTool)]
-    pub fn finish_tool(&mut self, handle: f64, outcome_json: &str) {
-        self.core.finish_tool(handle as u64, outcome_json);
-    }
-
-    /// Ends the stream and rejects pending calls (their effects follow). Idempotent.
-    pub fn close(&mut self, now: f64) {
-        self.core.close(now as u64);
-    }
-
-    // ---- outputs ---------------------------------------------------------------------------
-
-    /// Every pending effect as one JSON array (see [`write_effect`]), or `undefined` if none.
-    #[wasm_bindgen(js_name = takeEffects)]
-    pub fn take_effects(&mut self) -> Option<String> {
-        let first = self.core.pop_effect()?;
-        let mut out = String::from("[");
-        write_effect(&mut out, first);
+impl SessionMachine {
+    /// Every pending effect as one JSON array (see [`write_effect`]), or `None` if none.
+    fn take_effects(&mut self) -> Option<String> {
+        let mut batch = JsonArray::new();
         while let Some(effect) = self.core.pop_effect() {
-            out.push(',');
-            write_effect(&mut out, effect);
+            write_effect(batch.array(), effect);
         }
-        out.push(']');
-        Some(out)
+        batch.finish()
     }
 
-    /// Every `SDKMessage` available now as one JSON array, or `undefined` when none is.
-    #[wasm_bindgen(js_name = takeMessages)]
-    pub fn take_messages(&mut self) -> Option<String> {
-        let first = self.core.pop_message()?;
-        let mut batch = String::with_capacity(first.len() * 8 + 2);
-        batch.push('[');
-        batch.push_str(&first);
+    /// Every `SDKMessage` available now as one JSON array, or `None` when none is.
+    fn take_messages(&mut self) -> Option<String> {
+        let mut batch = JsonArray::new();
         while let Some(message) = self.core.pop_message() {
-            batch.push(',');
-            batch.push_str(&message);
+            batch.raw(&message);
         }
-        batch.push(']');
-        Some(batch)
+        batch.finish()
     }
+}
 
-    /// True once `stream()` has nothing more to give (the session closed).
-    #[wasm_bindgen(js_name = streamEnded)]
-    pub fn stream_ended(&self) -> bool {
-        self.core.stream_ended()
-    }
+/// A flag as [`SessionMachine::run`] answers it: `""` when set, `None` when not.
+fn flag(set: bool) -> Option<String> {
+    set.then(String::new)
+}
 
-    /// When [`Self::on_tick`] is due (ms since the epoch), or `-1` for never.
-    #[wasm_bindgen(js_name = nextDeadline)]
-    pub fn next_deadline(&self) -> f64 {
-        self.core.next_deadline().map_or(-1.0, |at| at as f64)
-    }
-
-    /// False while nobody listens for device status (big status frames may then be skipped).
-    #[wasm_bindgen(js_name = wantsDeviceStatus)]
-    pub fn wants_device_status(&self) -> bool {
-        self.core.wants_device_status()
-    }
-
-    #[wasm_bindgen(js_name = hasInFlightTurn)]
-    pub fn has_in_flight_turn(&self) -> bool {
-        self.core.has_in_flight_turn()
-    }
-
-    #[wasm_bindgen(js_name = isClosed)]
-    pub fn is_closed(&self) -> bool {
-        self.core.is_closed()
-    }
+/// `None`, or the error as `[name, code, message]` JSON.
+fn error_json(result: Result<(), SessionError>) -> Option<String> {
+    let error = result.err()?;
+    let mut out = JsonArray::new();
+    out.string(error.name)
+        .string(error.code)
+        .string(&error.message);
+    out.finish()
 }
 
 /// One effect as a JSON array whose first element names it:
@@ -259,49 +210,55 @@ impl SessionMachine {
 /// `["candidate", call, frame]`, `["approval", handle, toolName, input, context]`,
 /// `["tool", handle, toolCallId, toolName, input]`, `["device", json]`, `["close"]`.
 /// Texts are JSON strings (the wrapper parses the JSON inside them where it needs to).
-fn write_effect(out: &mut String, effect: Effect) {
-    let (kind, number, texts): (&str, Option<u64>, Vec<String>) = match effect {
-        Effect::Write(text) => ("write", None, vec![text]),
+fn write_effect(out: &mut JsonArray, effect: Effect) {
+    match effect {
+        Effect::Write(text) => {
+            out.string("write").string(&text);
+        }
         Effect::Complete {
             call,
             result: Ok(json),
-        } => ("ok", Some(call.into()), vec![json]),
+        } => {
+            out.string("ok").number(call.into()).string(&json);
+        }
         Effect::Complete {
             call,
             result: Err(error),
-        } => (
-            "error",
-            Some(call.into()),
-            vec![error.name.into(), error.code.into(), error.message],
-        ),
-        Effect::Candidate { call, frame } => ("candidate", Some(call.into()), vec![frame]),
+        } => {
+            out.string("error").number(call.into());
+            out.string(error.name)
+                .string(error.code)
+                .string(&error.message);
+        }
+        Effect::Candidate { call, frame } => {
+            out.string("candidate").number(call.into()).string(&frame);
+        }
         Effect::AskApproval {
             handle,
             tool_name,
             input,
             context,
-        } => ("approval", Some(handle), vec![tool_name, input, context]),
+        } => {
+            out.string("approval").number(handle).string(&tool_name);
+            out.string(&input).string(&context);
+        }
         Effect::RunTool {
             handle,
             tool_call_id,
             tool_name,
             input,
-        } => ("tool", Some(handle), vec![tool_call_id, tool_name, input]),
-        Effect::DeviceStatus(json) => ("device", None, vec![json]),
-        Effect::CloseTransport => ("close", None, Vec::new()),
-    };
-    out.push_str("[\"");
-    out.push_str(kind);
-    out.push('"');
-    if let Some(number) = number {
-        out.push(',');
-        out.push_str(&number.to_string());
+        } => {
+            out.string("tool").number(handle).string(&tool_call_id);
+            out.string(&tool_name).string(&input);
+        }
+        Effect::DeviceStatus(json) => {
+            out.string("device").string(&json);
+        }
+        Effect::CloseTransport => {
+            out.string("close");
+        }
     }
-    for text in &texts {
-        out.push(',');
-        out.push_str(&json_string(text.as_str()));
-    }
-    out.push(']');
+    out.close();
 }
 
 /// The text used when a management response fails without an `error`.

@@ -1,0 +1,12 @@
+// Value checks and helpers shared by the wrapper modules.
+
+/** A non-null object that is not an array. */
+export const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** A string with something besides whitespace. */
+export const isNonEmptyString = (value) => typeof value === "string" && value.trim() !== "";
+
+/** `JSON.parse`, passing `undefined` through. */
+export const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
+
+export const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
