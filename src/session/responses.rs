@@ -17,49 +17,9 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
             Ok(frame_text.to_owned())
         }
         Shape::Abort => Ok(String::from("null")),
-        Shape::ListMessages => {
-            check_success(&frame, "listMessages failed")?;
-            let mut out = ObjectWriter::new();
-            if frame.has("messages") {
-                out.value("messages", frame.get("messages"));
-            } else {
-                out.raw("messages", "[]");
-            }
-            copy_first(
-                &mut out,
-                &frame,
-                "nextBefore",
-                &["nextBefore", "next_before"],
-            );
-            copy_first(&mut out, &frame, "hasMore", &["hasMore", "has_more"]);
-            Ok(out.finish())
-        }
-        Shape::ListModels => {
-            check_success(&frame, "Failed to list models")?;
-            let mut out = ObjectWriter::new();
-            if frame.has("entries") {
-                out.value("entries", frame.get("entries"));
-            } else {
-                out.raw("entries", "[]");
-            }
-            copy_first(&mut out, &frame, "availableHandles", &["available_handles"]);
-            copy_first(
-                &mut out,
-                &frame,
-                "byokProviderAliases",
-                &["byok_provider_aliases"],
-            );
-            Ok(out.finish())
-        }
-        Shape::UpdateModel => {
-            check_success(&frame, "Failed to update model")?;
-            let mut out = ObjectWriter::new();
-            copy_first(&mut out, &frame, "appliedTo", &["applied_to"]);
-            copy_first(&mut out, &frame, "modelId", &["model_id"]);
-            copy_first(&mut out, &frame, "modelHandle", &["model_handle"]);
-            copy_first(&mut out, &frame, "modelSettings", &["model_settings"]);
-            Ok(out.finish())
-        }
+        Shape::ListMessages => reshape(&frame, "listMessages failed", LIST_MESSAGES),
+        Shape::ListModels => reshape(&frame, "Failed to list models", LIST_MODELS),
+        Shape::UpdateModel => reshape(&frame, "Failed to update model", UPDATE_MODEL),
         Shape::RemoveQueueItem => {
             let Value::Bool(removed) = *frame.get("success") else {
                 return Err(SessionError::request_failed(
@@ -99,16 +59,73 @@ pub fn check_success(frame: &Object<'_>, fallback: &str) -> Result<(), SessionEr
     Ok(())
 }
 
-/// Copies the first present member of `from` (a non-null one when there is one) into `out` as
-/// `to`; `null` is kept (for example `availableHandles: null` means the lookup failed).
-fn copy_first(out: &mut ObjectWriter, frame: &Object<'_>, to: &str, from: &[&str]) {
-    let present = || from.iter().filter(|k| frame.has(k)).map(|k| frame.get(k));
-    if let Some(value) = present()
-        .find(|value| !matches!(value, Value::Null))
-        .or_else(|| present().next())
-    {
-        out.value(to, value);
+/// One member of a reshaped result: `to`, copied from the first present member of `from` (a
+/// non-null one when there is one; `null` is kept, for example `availableHandles: null` means
+/// the lookup failed), else `default` (raw JSON) when given.
+struct Field {
+    to: &'static str,
+    from: &'static [&'static str],
+    default: Option<&'static str>,
+}
+
+const fn field(to: &'static str, from: &'static [&'static str]) -> Field {
+    Field {
+        to,
+        from,
+        default: None,
     }
+}
+
+const LIST_MESSAGES: &[Field] = &[
+    Field {
+        to: "messages",
+        from: &["messages"],
+        default: Some("[]"),
+    },
+    field("nextBefore", &["nextBefore", "next_before"]),
+    field("hasMore", &["hasMore", "has_more"]),
+];
+
+const LIST_MODELS: &[Field] = &[
+    Field {
+        to: "entries",
+        from: &["entries"],
+        default: Some("[]"),
+    },
+    field("availableHandles", &["available_handles"]),
+    field("byokProviderAliases", &["byok_provider_aliases"]),
+];
+
+const UPDATE_MODEL: &[Field] = &[
+    field("appliedTo", &["applied_to"]),
+    field("modelId", &["model_id"]),
+    field("modelHandle", &["model_handle"]),
+    field("modelSettings", &["model_settings"]),
+];
+
+/// Checks `success`, then writes `fields` from the frame's members.
+fn reshape(frame: &Object<'_>, fallback: &str, fields: &[Field]) -> Result<String, SessionError> {
+    check_success(frame, fallback)?;
+    let mut out = ObjectWriter::new();
+    for field in fields {
+        let mut found: Option<&Value<'_>> = None;
+        for key in field.from {
+            let value = frame.get(key);
+            if !matches!(value, Value::Absent) && found.is_none_or(|f| matches!(f, Value::Null)) {
+                found = Some(value);
+            }
+        }
+        match (found, field.default) {
+            (Some(value), _) => {
+                out.value(field.to, value);
+            }
+            (None, Some(default)) => {
+                out.raw(field.to, default);
+            }
+            (None, None) => {}
+        }
+    }
+    Ok(out.finish())
 }
 
 #[cfg(test)]
