@@ -12,6 +12,7 @@ use crate::protocol::commands::{
     InputPayload, ListModels, MessagesQuery, ModelPayload, RemoveQueueItem, RuntimeRequest, Sync,
     UpdateModel, UserMessage,
 };
+use crate::protocol::runtime::Runtime;
 
 impl SessionCore {
     /// `send(message, {otid})`: writes the `input` frame and tracks the turn. `content_json` is
@@ -84,12 +85,10 @@ impl SessionCore {
             request_id: request_id.clone(),
             runtime,
         });
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            "abort_message_response",
-            Shape::Abort,
+            Purpose::Call(call, Shape::Abort),
             None,
             now,
         );
@@ -97,8 +96,8 @@ impl SessionCore {
 
     /// `listMessages({conversationId?, before?, after?, order?, limit?})`.
     pub fn list_messages(&mut self, call: CallId, options_json: &str, now: u64) {
-        if let Err(error) = self.open_for_calls() {
-            return self.complete(call, Err(error));
+        if !self.open_for(call) {
+            return;
         }
         let options = Object::parse(options_json).unwrap_or_default();
         let conversation_id = options
@@ -129,13 +128,10 @@ impl SessionCore {
                 limit,
             },
         });
-        let response = "conversation_messages_list_response";
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            response,
-            Shape::ListMessages,
+            Purpose::Call(call, Shape::ListMessages),
             None,
             now,
         );
@@ -143,20 +139,18 @@ impl SessionCore {
 
     /// `listModels()` (also `client.models.list()`).
     pub fn list_models(&mut self, call: CallId, now: u64) {
-        if let Err(error) = self.open_for_calls() {
-            return self.complete(call, Err(error));
+        if !self.open_for(call) {
+            return;
         }
         let request_id = self.ids.next("list_models");
         let command = Command::ListModels(ListModels {
             request_id: request_id.clone(),
             force: None,
         });
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            "list_models_response",
-            Shape::ListModels,
+            Purpose::Call(call, Shape::ListModels),
             None,
             now,
         );
@@ -164,9 +158,8 @@ impl SessionCore {
 
     /// `updateModel(model | {model?, modelId?, modelHandle?, reasoningEffort?})`.
     pub fn update_model(&mut self, call: CallId, request_json: &str, now: u64) {
-        let runtime = match self.ready_runtime() {
-            Ok(runtime) => runtime,
-            Err(error) => return self.complete(call, Err(error)),
+        let Some(runtime) = self.runtime_for(call) else {
+            return;
         };
         if self.config.options.stateless {
             let error = SessionError::state("updateModel() is unavailable in a stateless session because it changes persistent model configuration.");
@@ -201,12 +194,10 @@ impl SessionCore {
             runtime,
             payload,
         });
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            "update_model_response",
-            Shape::UpdateModel,
+            Purpose::Call(call, Shape::UpdateModel),
             None,
             now,
         );
@@ -219,9 +210,8 @@ impl SessionCore {
                 SessionError::invalid("Invalid queue item id. Expected a non-empty string.");
             return self.complete(call, Err(error));
         }
-        let runtime = match self.ready_runtime() {
-            Ok(runtime) => runtime,
-            Err(error) => return self.complete(call, Err(error)),
+        let Some(runtime) = self.runtime_for(call) else {
+            return;
         };
         let request_id = self.ids.next("remove_queue_item");
         let command = Command::RemoveQueueItem(RemoveQueueItem {
@@ -231,7 +221,7 @@ impl SessionCore {
         });
         let matcher = ResponseMatch::QueueItem(item_id.to_owned());
         let purpose = Purpose::Call(call, Shape::RemoveQueueItem);
-        self.request(&command, request_id, matcher, purpose, None, now);
+        self.send_request(command.to_json(), request_id, matcher, purpose, None, now);
     }
 
     /// `changeDeviceState({cwd?, permissionMode?})`: fire-and-forget.
@@ -257,9 +247,8 @@ impl SessionCore {
 
     /// `getDeviceStatus({timeoutMs?})`.
     pub fn get_device_status(&mut self, call: CallId, options_json: &str, now: u64) {
-        let runtime = match self.ready_runtime() {
-            Ok(runtime) => runtime,
-            Err(error) => return self.complete(call, Err(error)),
+        let Some(runtime) = self.runtime_for(call) else {
+            return;
         };
         let options = Object::parse(options_json).unwrap_or_default();
         let timeout = match positive_integer(options.get("timeoutMs")) {
@@ -280,23 +269,15 @@ impl SessionCore {
             recover_approvals: false,
             force_device_status: true,
         });
-        let matcher = ResponseMatch::Type(String::from("sync_response"));
         // The wait's own deadline reports the timeout; the request outlives it by a moment.
-        self.request(
-            &command,
-            request_id,
-            matcher,
-            Purpose::DeviceSync(call),
-            Some(timeout + 1),
-            now,
-        );
+        let purpose = Purpose::DeviceSync(call);
+        self.request(&command, request_id, purpose, Some(timeout + 1), now);
     }
 
     /// `recoverPendingApprovals({timeoutMs?})`.
     pub fn recover_pending_approvals(&mut self, call: CallId, options_json: &str, now: u64) {
-        let runtime = match self.ready_runtime() {
-            Ok(runtime) => runtime,
-            Err(error) => return self.complete(call, Err(error)),
+        let Some(runtime) = self.runtime_for(call) else {
+            return;
         };
         let options = Object::parse(options_json).unwrap_or_default();
         let Ok(timeout) = positive_integer(options.get("timeoutMs")) else {
@@ -310,12 +291,10 @@ impl SessionCore {
             recover_approvals: true,
             force_device_status: true,
         });
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            "sync_response",
-            Shape::RecoverApprovals,
+            Purpose::Call(call, Shape::RecoverApprovals),
             timeout,
             now,
         );
@@ -342,8 +321,8 @@ impl SessionCore {
         timeout_ms: Option<u64>,
         now: u64,
     ) {
-        if let Err(error) = self.open_for_calls() {
-            return self.complete(call, Err(error));
+        if !self.open_for(call) {
+            return;
         }
         let command = match validate_command(command_json) {
             Ok(command) => command,
@@ -353,27 +332,14 @@ impl SessionCore {
         let request_id = command
             .str("request_id")
             .map_or_else(|| self.ids.next(&command_type), |id| id.into_owned());
-        let mut out = ObjectWriter::new();
-        out.string("type", &command_type)
-            .string("request_id", &request_id);
-        for (key, value) in command.members() {
-            if key != "type" && key != "request_id" {
-                out.value(key, value);
-            }
-        }
+        let frame = command_frame(&command_type, &request_id, &command);
         let matcher = match (has_predicate, response_type) {
             (true, _) => ResponseMatch::Candidates,
             (false, Some(t)) => ResponseMatch::Type(t.to_owned()),
             (false, None) => ResponseMatch::AnyTyped,
         };
-        let timeout = timeout_ms.unwrap_or_else(|| self.request_timeout());
-        self.requests.insert(super::requests::Pending {
-            request_id,
-            matcher,
-            purpose: Purpose::Call(call, Shape::Frame),
-            deadline: now.saturating_add(timeout),
-        });
-        self.write(out.finish());
+        let purpose = Purpose::Call(call, Shape::Frame);
+        self.send_request(frame, request_id, matcher, purpose, timeout_ms, now);
     }
 
     /// A management request (`agent_list`, `conversation_fork`, …): writes
@@ -387,49 +353,37 @@ impl SessionCore {
         failure: &'static str,
         now: u64,
     ) {
-        if let Err(error) = self.open_for_calls() {
-            return self.complete(call, Err(error));
+        if !self.open_for(call) {
+            return;
         }
         let fields = Object::parse(fields_json).unwrap_or_default();
         let request_id = self.ids.next(command_type);
-        let mut out = ObjectWriter::new();
-        out.string("type", command_type)
-            .string("request_id", &request_id);
-        for (key, value) in fields.members() {
-            if key != "type" && key != "request_id" {
-                out.value(key, value);
-            }
-        }
-        let response = [command_type, "_response"].concat();
-        self.requests.insert(super::requests::Pending {
-            request_id,
-            matcher: ResponseMatch::Type(response),
-            purpose: Purpose::Call(call, Shape::Checked(failure)),
-            deadline: now.saturating_add(self.request_timeout()),
-        });
-        self.write(out.finish());
+        let frame = command_frame(command_type, &request_id, &fields);
+        let matcher = ResponseMatch::Type([command_type, "_response"].concat());
+        let purpose = Purpose::Call(call, Shape::Checked(failure));
+        self.send_request(frame, request_id, matcher, purpose, None, now);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn call(
-        &mut self,
-        call: CallId,
-        command: &Command,
-        request_id: String,
-        response: &str,
-        shape: Shape,
-        timeout_ms: Option<u64>,
-        now: u64,
-    ) {
-        let matcher = ResponseMatch::Type(response.to_owned());
-        self.request(
-            command,
-            request_id,
-            matcher,
-            Purpose::Call(call, shape),
-            timeout_ms,
-            now,
-        );
+    /// The running session's runtime; without one, settles `call` with the reason.
+    fn runtime_for(&mut self, call: CallId) -> Option<Runtime> {
+        match self.ready_runtime() {
+            Ok(runtime) => Some(runtime),
+            Err(error) => {
+                self.complete(call, Err(error));
+                None
+            }
+        }
+    }
+
+    /// [`SessionCore::open_for_calls`], settling `call` with the error when it is not.
+    fn open_for(&mut self, call: CallId) -> bool {
+        match self.open_for_calls() {
+            Ok(()) => true,
+            Err(error) => {
+                self.complete(call, Err(error));
+                false
+            }
+        }
     }
 
     /// Calls that only need an open connection (management calls, raw commands, listings).
@@ -442,6 +396,19 @@ impl SessionCore {
         }
         Ok(())
     }
+}
+
+/// `{type, request_id, ...members}` (the `type` and `request_id` members are not repeated).
+fn command_frame(command_type: &str, request_id: &str, members: &Object<'_>) -> String {
+    let mut out = ObjectWriter::new();
+    out.string("type", command_type)
+        .string("request_id", request_id);
+    for (key, value) in members.members() {
+        if key != "type" && key != "request_id" {
+            out.value(key, value);
+        }
+    }
+    out.finish()
 }
 
 /// A protocol command: a non-array object with a non-empty string `type`.

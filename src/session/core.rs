@@ -404,10 +404,31 @@ impl SessionCore {
         }
     }
 
-    /// Sends a request and registers what its response is for.
+    /// Sends `command` and registers its `<type>_response` frame as the answer for `purpose`.
     pub(super) fn request(
         &mut self,
         command: &Command,
+        request_id: String,
+        purpose: Purpose,
+        timeout_ms: Option<u64>,
+        now: u64,
+    ) {
+        let matcher = ResponseMatch::Reply(command.type_str());
+        self.send_request(
+            command.to_json(),
+            request_id,
+            matcher,
+            purpose,
+            timeout_ms,
+            now,
+        );
+    }
+
+    /// Writes a request frame and registers which frame answers it, and what for (within
+    /// `timeout_ms`, else the request timeout).
+    pub(super) fn send_request(
+        &mut self,
+        frame: String,
         request_id: String,
         matcher: ResponseMatch,
         purpose: Purpose,
@@ -421,7 +442,7 @@ impl SessionCore {
             purpose,
             deadline: now.saturating_add(timeout),
         });
-        self.write(command.to_json());
+        self.write(frame);
     }
 
     pub(super) fn write(&mut self, text: String) {

@@ -5,7 +5,7 @@
 use super::coordinator::{CoordinatorConfig, TurnCoordinator};
 use super::core::{Phase, SessionCore, Target};
 use super::error::SessionError;
-use super::requests::{Purpose, ResponseMatch};
+use super::requests::Purpose;
 use super::responses::check_success;
 use crate::json::{Object, ObjectWriter, Value};
 use crate::protocol::commands::{
@@ -30,34 +30,10 @@ impl SessionCore {
                     conversation_id: conversation_id.clone(),
                 });
                 self.phase = Phase::Retrieving;
-                self.step(
-                    &command,
-                    request_id,
-                    "conversation_retrieve_response",
-                    None,
-                    now,
-                );
+                self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.send_runtime_start(now),
         }
-    }
-
-    fn step(
-        &mut self,
-        command: &Command,
-        request_id: String,
-        response: &str,
-        timeout: Option<u64>,
-        now: u64,
-    ) {
-        self.request(
-            command,
-            request_id,
-            ResponseMatch::Type(response.to_owned()),
-            Purpose::Handshake,
-            timeout,
-            now,
-        );
     }
 
     fn send_runtime_start(&mut self, now: u64) {
@@ -111,10 +87,10 @@ impl SessionCore {
             Target::Management => {}
         }
         self.phase = Phase::Starting;
-        self.step(
+        self.request(
             &Command::RuntimeStart(start),
             request_id,
-            "runtime_start_response",
+            Purpose::Handshake,
             None,
             now,
         );
@@ -233,10 +209,10 @@ impl SessionCore {
                     agent_id,
                 });
                 self.phase = Phase::EnablingMemfs;
-                self.step(
+                self.request(
                     &command,
                     request_id,
-                    "enable_memfs_response",
+                    Purpose::Handshake,
                     Some(ENABLE_MEMFS_TIMEOUT_MS),
                     now,
                 );
@@ -261,13 +237,7 @@ impl SessionCore {
                     scope: "both",
                 });
                 self.phase = Phase::Reflecting;
-                self.step(
-                    &command,
-                    request_id,
-                    "set_reflection_settings_response",
-                    None,
-                    now,
-                );
+                self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.after_reflection(now),
         }
@@ -291,7 +261,7 @@ impl SessionCore {
                     payload,
                 });
                 self.phase = Phase::UpdatingModel;
-                self.step(&command, request_id, "update_model_response", None, now);
+                self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.finish_start(),
         }

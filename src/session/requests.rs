@@ -10,6 +10,8 @@ pub type CallId = u32;
 /// Which echoing frame answers a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResponseMatch {
+    /// The `<type>_response` frame of a command of this `type`.
+    Reply(&'static str),
     /// A frame of exactly this `type`.
     Type(String),
     /// `remove_queue_item_response` whose `item_id` equals this one.
@@ -24,6 +26,7 @@ pub enum ResponseMatch {
 impl ResponseMatch {
     fn accepts(&self, frame: &ParsedFrame<'_>) -> bool {
         match self {
+            ResponseMatch::Reply(t) => frame.frame_type.strip_suffix("_response") == Some(*t),
             ResponseMatch::Type(t) => frame.frame_type == t.as_str(),
             ResponseMatch::QueueItem(item) => {
                 frame.frame_type == "remove_queue_item_response"
