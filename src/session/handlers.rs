@@ -3,8 +3,8 @@
 
 use super::approvals::{ApprovalKey, Disposition};
 use super::core::{Effect, SessionCore};
-use super::error::SessionError;
 use super::requests::CallId;
+use super::responses::response_error;
 use crate::json::{Object, ObjectWriter, Value};
 use crate::protocol::commands::{
     ApprovalDecision, ApprovalResponse, Command, ExternalToolCallResponse, ExternalToolContent,
@@ -265,9 +265,8 @@ impl SessionCore {
         let response = Object::parse(frame.raw).unwrap_or_default();
         if response.bool("success") != Some(true) {
             self.devices.remove(call);
-            let error = response.str("error").filter(|e| !e.is_empty());
-            let message = error.as_deref().unwrap_or("Failed to sync device status");
-            return self.complete(call, Err(SessionError::request_failed(message)));
+            let error = response_error(&response, "Failed to sync device status");
+            return self.complete(call, Err(error));
         }
         for (call, status) in self.devices.on_synced(call) {
             self.complete(call, Ok(status));

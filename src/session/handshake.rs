@@ -6,7 +6,7 @@ use super::coordinator::{CoordinatorConfig, TurnCoordinator};
 use super::core::{Phase, SessionCore, Target};
 use super::error::SessionError;
 use super::requests::Purpose;
-use super::responses::check_success;
+use super::responses::{check_success, response_error};
 use crate::json::{Object, ObjectWriter, Value};
 use crate::protocol::commands::{
     AgentRef, Command, ConversationRef, CreateAgent, CreateConversation, ExternalToolGroup,
@@ -14,6 +14,7 @@ use crate::protocol::commands::{
 };
 use crate::protocol::frames::ParsedFrame;
 use crate::protocol::runtime::Runtime;
+use std::borrow::Cow;
 
 /// `enable_memfs` can take a while (it initializes a git repository).
 const ENABLE_MEMFS_TIMEOUT_MS: u64 = 180_000;
@@ -125,54 +126,47 @@ impl SessionCore {
     }
 
     fn on_retrieved(&mut self, response: &Object<'_>, now: u64) -> Result<(), SessionError> {
-        let conversation_id = match &self.config.target {
-            Target::ResumeConversation { conversation_id } => conversation_id.clone(),
-            _ => String::new(),
+        let agent = match response.bool("success") {
+            Some(true) => response
+                .object("conversation")
+                .and_then(|c| c.str("agent_id")),
+            _ => None,
         };
-        let failure =
-            || {
-                let error = response.str("error").filter(|e| !e.is_empty());
-                SessionError::request_failed(error.map(|e| e.into_owned()).unwrap_or_else(|| {
-                    ["Failed to retrieve conversation ", &conversation_id].concat()
-                }))
+        let Some(agent) = agent else {
+            let conversation_id = match &self.config.target {
+                Target::ResumeConversation { conversation_id } => conversation_id.as_str(),
+                _ => "",
             };
-        if response.bool("success") != Some(true) {
-            return Err(failure());
-        }
-        let agent = response
-            .object("conversation")
-            .and_then(|c| c.str("agent_id"))
-            .ok_or_else(failure)?;
+            let fallback = ["Failed to retrieve conversation ", conversation_id].concat();
+            return Err(response_error(response, &fallback));
+        };
         self.resolved_agent = Some(agent.into_owned());
         self.send_runtime_start(now);
         Ok(())
     }
 
     fn on_started(&mut self, response: &Object<'_>, now: u64) -> Result<(), SessionError> {
-        let runtime = response.object("runtime").and_then(|r| {
-            let conversation_id = r.str("conversation_id")?.into_owned();
-            let agent_id = r.str("agent_id").map(|a| a.into_owned());
-            Some(Runtime {
-                agent_id,
-                conversation_id,
-            })
-        });
-        let (true, Some(runtime)) = (response.bool("success") == Some(true), runtime) else {
-            let error = response.str("error").filter(|e| !e.is_empty());
-            return Err(SessionError::request_failed(
-                error
-                    .as_deref()
-                    .unwrap_or("Failed to start app-server runtime"),
+        let runtime = match response.bool("success") {
+            Some(true) => response.object("runtime").and_then(|r| {
+                Some(Runtime {
+                    conversation_id: r.str("conversation_id")?.into_owned(),
+                    agent_id: r.str("agent_id").map(Cow::into_owned),
+                })
+            }),
+            _ => None,
+        };
+        let Some(runtime) = runtime else {
+            return Err(response_error(
+                response,
+                "Failed to start app-server runtime",
             ));
         };
         let agent = response.object("agent");
         let conversation = response.object("conversation");
-        self.model = [&agent, &conversation]
-            .into_iter()
-            .flatten()
-            .find_map(|o| o.str("model").filter(|m| !m.is_empty()))
-            .map(|m| m.into_owned())
-            .unwrap_or_default();
+        let model = agent
+            .and_then(model_of)
+            .or_else(|| conversation.and_then(model_of));
+        self.model = model.map(Cow::into_owned).unwrap_or_default();
         let mut tools = Vec::new();
         for tool in agent.and_then(|a| a.array("tools")).unwrap_or_default() {
             let name = match tool {
@@ -315,4 +309,9 @@ impl SessionCore {
         }
         out.finish()
     }
+}
+
+/// A non-empty `model` of the started agent or conversation.
+fn model_of<'a>(o: &Object<'a>) -> Option<Cow<'a, str>> {
+    o.str("model").filter(|m| !m.is_empty())
 }

@@ -50,13 +50,16 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
 
 /// `success: false` → the frame's `error`, else the fallback text.
 pub fn check_success(frame: &Object<'_>, fallback: &str) -> Result<(), SessionError> {
-    if frame.bool("success") == Some(false) {
-        let error = frame.str("error").filter(|e| !e.is_empty());
-        return Err(SessionError::request_failed(
-            error.as_deref().unwrap_or(fallback),
-        ));
+    match frame.bool("success") {
+        Some(false) => Err(response_error(frame, fallback)),
+        _ => Ok(()),
     }
-    Ok(())
+}
+
+/// The failure of a request: the response's non-empty `error`, else the fallback text.
+pub fn response_error(frame: &Object<'_>, fallback: &str) -> SessionError {
+    let error = frame.str("error").filter(|e| !e.is_empty());
+    SessionError::request_failed(error.as_deref().unwrap_or(fallback))
 }
 
 /// One member of a reshaped result: `to`, copied from the first present member of `from` (a
