@@ -277,12 +277,12 @@ impl SessionCore {
                 ));
             }
         }
-        for pending in self.requests.expired(now) {
+        while let Some(pending) = self.requests.take_due(now) {
             let error =
                 SessionError::timeout(["Timed out waiting for ", &pending.request_id].concat());
             self.fail_pending(pending, error);
         }
-        for call in self.devices.expired(now) {
+        while let Some(call) = self.devices.take_due(now) {
             self.requests.remove_call(call);
             let label = self.config.label;
             self.complete(
@@ -464,13 +464,13 @@ impl SessionCore {
     }
 
     fn reject_all(&mut self, error: SessionError) {
-        for pending in self.requests.drain() {
+        while let Some(pending) = self.requests.take_due(u64::MAX) {
             if let Purpose::Call(call, _) = pending.purpose {
                 self.complete(call, Err(error.clone()));
             }
         }
         let label = self.config.label;
-        for call in self.devices.drain() {
+        while let Some(call) = self.devices.take_due(u64::MAX) {
             self.complete(
                 call,
                 Err(SessionError::closed(

@@ -68,26 +68,11 @@ impl DeviceWaiters {
         self.waiters.retain(|w| w.call != call);
     }
 
-    /// Removes and returns the calls whose deadline passed.
-    pub fn expired(&mut self, now: u64) -> Vec<CallId> {
-        let mut expired = Vec::new();
-        self.waiters.retain(|w| {
-            let due = w.deadline <= now;
-            if due {
-                expired.push(w.call);
-            }
-            !due
-        });
-        expired
-    }
-
-    /// Removes and returns every waiting call.
-    pub fn drain(&mut self) -> Vec<CallId> {
-        let mut calls = Vec::new();
-        for waiter in self.waiters.drain(..) {
-            calls.push(waiter.call);
-        }
-        calls
+    /// Removes and returns the oldest call whose deadline is at or before `now` (every call is
+    /// due at `u64::MAX`).
+    pub fn take_due(&mut self, now: u64) -> Option<CallId> {
+        let index = self.waiters.iter().position(|w| w.deadline <= now)?;
+        Some(self.waiters.remove(index).call)
     }
 
     pub fn next_deadline(&self) -> Option<u64> {

@@ -118,23 +118,11 @@ impl RequestTable {
         Some(self.pending.remove(index))
     }
 
-    /// Removes and returns every request whose deadline is at or before `now`.
-    pub fn expired(&mut self, now: u64) -> Vec<Pending> {
-        let mut expired = Vec::new();
-        let mut index = 0;
-        while index < self.pending.len() {
-            if self.pending[index].deadline <= now {
-                expired.push(self.pending.remove(index));
-            } else {
-                index += 1;
-            }
-        }
-        expired
-    }
-
-    /// Removes and returns every pending request (the connection is gone).
-    pub fn drain(&mut self) -> Vec<Pending> {
-        std::mem::take(&mut self.pending)
+    /// Removes and returns the oldest request whose deadline is at or before `now` (every
+    /// request is due at `u64::MAX`).
+    pub fn take_due(&mut self, now: u64) -> Option<Pending> {
+        let index = self.pending.iter().position(|p| p.deadline <= now)?;
+        Some(self.pending.remove(index))
     }
 
     /// The earliest deadline.
