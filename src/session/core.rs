@@ -251,20 +251,9 @@ impl SessionCore {
 
     /// The earliest time `on_tick` must run.
     pub fn next_deadline(&self) -> Option<u64> {
-        let mut earliest = self.connect_deadline;
-        for deadline in [
-            self.requests.next_deadline(),
-            self.devices.next_deadline(),
-            self.coordinator.as_ref().and_then(|c| c.next_deadline()),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            if earliest.is_none_or(|e| deadline < e) {
-                earliest = Some(deadline);
-            }
-        }
-        earliest
+        let coordinator = self.coordinator.as_ref().and_then(|c| c.next_deadline());
+        let requests = earlier(self.requests.next_deadline(), self.devices.next_deadline());
+        earlier(earlier(self.connect_deadline, requests), coordinator)
     }
 
     /// Fires due timers: request timeouts, device-status waits, coordinator graces.
@@ -495,6 +484,15 @@ impl SessionCore {
             (Some(runtime), Phase::Ready) => Ok(runtime.clone()),
             _ => Err(SessionError::state("Session is not initialized")),
         }
+    }
+}
+
+/// The earlier of two optional deadlines.
+fn earlier(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
     }
 }
 

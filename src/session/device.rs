@@ -29,39 +29,30 @@ impl DeviceWaiters {
         });
     }
 
-    /// A device status arrived: returns the calls it completes (with the status JSON).
-    pub fn on_status(&mut self, status: &str) -> Vec<(CallId, String)> {
+    /// A device status arrived: every waiting call gets it (see [`DeviceWaiters::take_done`]).
+    pub fn on_status(&mut self, status: &str) {
         for waiter in &mut self.waiters {
             waiter.status = Some(status.to_owned());
         }
-        self.take_done()
     }
 
-    /// The call's `sync` succeeded: returns it if a status already arrived.
-    pub fn on_synced(&mut self, call: CallId) -> Vec<(CallId, String)> {
-        if let Some(waiter) = self.waiters.iter_mut().find(|w| w.call == call) {
-            waiter.synced = true;
-        }
-        self.take_done()
-    }
-
-    fn take_done(&mut self) -> Vec<(CallId, String)> {
-        let mut done = Vec::new();
-        let mut index = 0;
-        while index < self.waiters.len() {
-            let waiter = &mut self.waiters[index];
-            match (waiter.synced, waiter.status.take()) {
-                (true, Some(status)) => {
-                    done.push((waiter.call, status));
-                    self.waiters.remove(index);
-                }
-                (_, status) => {
-                    waiter.status = status;
-                    index += 1;
-                }
+    /// The call's `sync` succeeded.
+    pub fn on_synced(&mut self, call: CallId) {
+        for waiter in &mut self.waiters {
+            if waiter.call == call {
+                waiter.synced = true;
             }
         }
-        done
+    }
+
+    /// Removes and returns the oldest call that is synced and has a status (with the status).
+    pub fn take_done(&mut self) -> Option<(CallId, String)> {
+        let index = self
+            .waiters
+            .iter()
+            .position(|w| w.synced && w.status.is_some())?;
+        let waiter = self.waiters.remove(index);
+        Some((waiter.call, waiter.status?))
     }
 
     pub fn remove(&mut self, call: CallId) {

@@ -253,7 +253,8 @@ impl SessionCore {
             return;
         };
         let json = crate::json::to_string(&projected);
-        for (call, status) in self.devices.on_status(&json) {
+        self.devices.on_status(&json);
+        while let Some((call, status)) = self.devices.take_done() {
             self.complete(call, Ok(status));
         }
         if self.device_listening {
@@ -268,7 +269,8 @@ impl SessionCore {
             let error = response_error(&response, "Failed to sync device status");
             return self.complete(call, Err(error));
         }
-        for (call, status) in self.devices.on_synced(call) {
+        self.devices.on_synced(call);
+        while let Some((call, status)) = self.devices.take_done() {
             self.complete(call, Ok(status));
         }
     }
