@@ -56,7 +56,10 @@ impl DeviceWaiters {
     }
 
     pub fn remove(&mut self, call: CallId) {
-        self.waiters.retain(|w| w.call != call);
+        // A call waits at most once.
+        if let Some(index) = self.waiters.iter().position(|w| w.call == call) {
+            self.waiters.remove(index);
+        }
     }
 
     /// Removes and returns the oldest call whose deadline is at or before `now` (every call is
