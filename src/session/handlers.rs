@@ -60,7 +60,7 @@ impl SessionCore {
         let Some(index) = self.queue_items.iter().position(|(id, _)| id == item_id) else {
             return;
         };
-        let (_, client_message_id) = self.queue_items.remove(index);
+        let (_, client_message_id) = self.queue_items.swap_remove(index);
         if let Some(c) = self.coordinator.as_mut() {
             c.remove_tracked_turn(&client_message_id);
         }
@@ -194,7 +194,7 @@ impl SessionCore {
         let Some(index) = self.tool_calls.iter().position(|(h, _)| *h == handle) else {
             return;
         };
-        let (_, request_id) = self.tool_calls.remove(index);
+        let (_, request_id) = self.tool_calls.swap_remove(index);
         if self.closed {
             return;
         }
