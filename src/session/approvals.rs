@@ -43,7 +43,10 @@ pub enum Disposition {
 /// The approval decision cache of one session.
 #[derive(Debug, Default)]
 pub struct Approvals {
+    /// At most [`APPROVAL_CACHE_SIZE`] entries; once full, a new one replaces the oldest.
     entries: Vec<(ApprovalKey, Entry)>,
+    /// Index of the oldest entry once the cache is full.
+    oldest: usize,
     next_handle: u64,
 }
 
@@ -105,10 +108,14 @@ impl Approvals {
     }
 
     fn remember(&mut self, key: ApprovalKey, entry: Entry) {
-        if self.entries.len() >= APPROVAL_CACHE_SIZE {
-            self.entries.remove(0);
+        let full = self.entries.len() >= APPROVAL_CACHE_SIZE;
+        match self.entries.get_mut(self.oldest) {
+            Some(slot) if full => {
+                *slot = (key, entry);
+                self.oldest = (self.oldest + 1) % APPROVAL_CACHE_SIZE;
+            }
+            _ => self.entries.push((key, entry)),
         }
-        self.entries.push((key, entry));
     }
 }
 
