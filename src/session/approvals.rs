@@ -140,11 +140,8 @@ pub fn decision_from_response(response_json: &str) -> ApprovalDecision {
     let Some(o) = Object::parse(response_json) else {
         return deny(DENIED_BY_CALLBACK);
     };
-    let message = o
-        .str("message")
-        .filter(|m| !m.is_empty())
-        .map(|m| m.into_owned());
-    if o.str("behavior").as_deref() != Some("allow") {
+    let message = o.get("message").non_empty_str().map(str::to_owned);
+    if o.get("behavior").as_str() != Some("allow") {
         return deny(message.as_deref().unwrap_or(DENIED_BY_CALLBACK));
     }
     let updated_input = o.object("updatedInput").map(Object::to_static);

@@ -4,7 +4,7 @@
 use super::core::{Phase, SessionCore};
 use super::error::SessionError;
 use super::ids::push_decimal;
-use super::options::{normalize_permission_mode, positive_integer};
+use super::options::{normalize_permission_mode, positive_integer, text};
 use super::requests::{CallId, Purpose, ResponseMatch, Shape};
 use crate::json::{Object, ObjectWriter, Value};
 use crate::protocol::commands::{
@@ -101,9 +101,9 @@ impl SessionCore {
         }
         let options = Object::parse(options_json).unwrap_or_default();
         let conversation_id = options
-            .str("conversationId")
-            .filter(|c| !c.is_empty())
-            .map(|c| c.into_owned())
+            .get("conversationId")
+            .non_empty_str()
+            .map(str::to_owned)
             .or_else(|| self.runtime.as_ref().map(|r| r.conversation_id.clone()));
         let Some(conversation_id) = conversation_id else {
             let error = SessionError::invalid("No conversation id available for listMessages()");
@@ -116,15 +116,14 @@ impl SessionCore {
                 return self.complete(call, Err(error));
             }
         };
-        let text = |key: &str| options.str(key).map(|v| v.into_owned());
         let request_id = self.ids.next("conversation-messages-list");
         let command = Command::ConversationMessagesList(ConversationMessagesList {
             request_id: request_id.clone(),
             conversation_id,
             query: MessagesQuery {
-                before: text("before"),
-                after: text("after"),
-                order: text("order"),
+                before: text(&options, "before"),
+                after: text(&options, "after"),
+                order: text(&options, "order"),
                 limit,
             },
         });
@@ -171,16 +170,17 @@ impl SessionCore {
             }
             Some(Value::Object(o)) => {
                 let mut payload = o
-                    .str("model")
-                    .map(|m| ModelPayload::from_model(&m))
+                    .get("model")
+                    .as_str()
+                    .map(ModelPayload::from_model)
                     .unwrap_or_default();
-                if let Some(id) = o.str("modelId") {
-                    payload.model_id = Some(id.into_owned());
+                if let Some(id) = text(&o, "modelId") {
+                    payload.model_id = Some(id);
                 }
-                if let Some(handle) = o.str("modelHandle") {
-                    payload.model_handle = Some(handle.into_owned());
+                if let Some(handle) = text(&o, "modelHandle") {
+                    payload.model_handle = Some(handle);
                 }
-                payload.reasoning_effort = o.str("reasoningEffort").map(|e| e.into_owned());
+                payload.reasoning_effort = text(&o, "reasoningEffort");
                 payload
             }
             _ => {
@@ -228,10 +228,11 @@ impl SessionCore {
     pub fn change_device_state(&mut self, update_json: &str) -> Result<(), SessionError> {
         let runtime = self.ready_runtime()?;
         let update = Object::parse(update_json).unwrap_or_default();
-        let cwd = update.str("cwd").map(|c| c.into_owned());
+        let cwd = text(&update, "cwd");
         let mode = update
-            .str("permissionMode")
-            .map(|m| normalize_permission_mode(Some(&m)).to_owned());
+            .get("permissionMode")
+            .as_str()
+            .map(|m| normalize_permission_mode(Some(m)).to_owned());
         if cwd.is_none() && mode.is_none() {
             return Err(SessionError::invalid(
                 "Invalid device state update. Expected cwd or permissionMode.",
@@ -328,11 +329,12 @@ impl SessionCore {
             Ok(command) => command,
             Err(error) => return self.complete(call, Err(error)),
         };
-        let command_type = command.str("type").unwrap_or_default();
+        let command_type = command.get("type").as_str().unwrap_or_default();
         let request_id = command
-            .str("request_id")
-            .map_or_else(|| self.ids.next(&command_type), |id| id.into_owned());
-        let frame = command_frame(&command_type, &request_id, &command);
+            .get("request_id")
+            .as_str()
+            .map_or_else(|| self.ids.next(command_type), str::to_owned);
+        let frame = command_frame(command_type, &request_id, &command);
         let matcher = match (has_predicate, response_type) {
             (true, _) => ResponseMatch::Candidates,
             (false, Some(t)) => ResponseMatch::Type(t.to_owned()),

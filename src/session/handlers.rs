@@ -3,6 +3,7 @@
 
 use super::approvals::{ApprovalKey, Disposition};
 use super::core::{Effect, SessionCore};
+use super::options::text;
 use super::requests::CallId;
 use super::responses::response_error;
 use crate::json::{Object, ObjectWriter, Value};
@@ -206,12 +207,11 @@ impl SessionCore {
                     let Some(part) = part.as_object() else {
                         continue;
                     };
-                    let text = |key: &str| part.str(key).map(|t| t.into_owned());
                     content.push(ExternalToolContent {
-                        content_type: text("type").unwrap_or_else(|| "text".to_owned()),
-                        text: text("text"),
-                        data: text("data"),
-                        mime_type: text("mimeType"),
+                        content_type: text(part, "type").unwrap_or_else(|| "text".to_owned()),
+                        text: text(part, "text"),
+                        data: text(part, "data"),
+                        mime_type: text(part, "mimeType"),
                     });
                 }
                 let is_error = (result.bool("isError") == Some(true)).then_some(true);
@@ -220,9 +220,10 @@ impl SessionCore {
             }
             None => {
                 let error = outcome
-                    .str("error")
-                    .map_or_else(|| "External tool failed".to_owned(), |e| e.into_owned());
-                self.send_tool_response(request_id, None, Some(error));
+                    .get("error")
+                    .as_str()
+                    .unwrap_or("External tool failed");
+                self.send_tool_response(request_id, None, Some(error.to_owned()));
             }
         }
     }

@@ -5,6 +5,7 @@
 use super::coordinator::{CoordinatorConfig, TurnCoordinator};
 use super::core::{Phase, SessionCore, Target};
 use super::error::SessionError;
+use super::options::text;
 use super::requests::Purpose;
 use super::responses::{check_success, response_error};
 use crate::json::{Object, ObjectWriter, Value};
@@ -14,7 +15,6 @@ use crate::protocol::commands::{
 };
 use crate::protocol::frames::ParsedFrame;
 use crate::protocol::runtime::Runtime;
-use std::borrow::Cow;
 
 /// `enable_memfs` can take a while (it initializes a git repository).
 const ENABLE_MEMFS_TIMEOUT_MS: u64 = 180_000;
@@ -113,8 +113,8 @@ impl SessionCore {
             Phase::Reflecting => check_success(&response, "Failed to set reflection settings")
                 .map(|()| self.after_reflection(now)),
             Phase::UpdatingModel => check_success(&response, "Failed to update model").map(|()| {
-                if let Some(handle) = response.str("model_handle").filter(|h| !h.is_empty()) {
-                    self.model = handle.into_owned();
+                if let Some(handle) = response.get("model_handle").non_empty_str() {
+                    self.model = handle.to_owned();
                 }
                 self.finish_start();
             }),
@@ -129,7 +129,7 @@ impl SessionCore {
         let agent = match response.bool("success") {
             Some(true) => response
                 .object("conversation")
-                .and_then(|c| c.str("agent_id")),
+                .and_then(|c| c.get("agent_id").as_str()),
             _ => None,
         };
         let Some(agent) = agent else {
@@ -140,7 +140,7 @@ impl SessionCore {
             let fallback = ["Failed to retrieve conversation ", conversation_id].concat();
             return Err(response_error(response, &fallback));
         };
-        self.resolved_agent = Some(agent.into_owned());
+        self.resolved_agent = Some(agent.to_owned());
         self.send_runtime_start(now);
         Ok(())
     }
@@ -149,8 +149,8 @@ impl SessionCore {
         let runtime = match response.bool("success") {
             Some(true) => response.object("runtime").and_then(|r| {
                 Some(Runtime {
-                    conversation_id: r.str("conversation_id")?.into_owned(),
-                    agent_id: r.str("agent_id").map(Cow::into_owned),
+                    conversation_id: text(r, "conversation_id")?,
+                    agent_id: text(r, "agent_id"),
                 })
             }),
             _ => None,
@@ -166,7 +166,7 @@ impl SessionCore {
         let model = agent
             .and_then(model_of)
             .or_else(|| conversation.and_then(model_of));
-        self.model = model.map(Cow::into_owned).unwrap_or_default();
+        self.model = model.unwrap_or_default().to_owned();
         let mut tools = Vec::new();
         for tool in agent.and_then(|a| a.array("tools")).unwrap_or_default() {
             let name = match tool {
@@ -312,6 +312,6 @@ impl SessionCore {
 }
 
 /// A non-empty `model` of the started agent or conversation.
-fn model_of<'a>(o: &Object<'a>) -> Option<Cow<'a, str>> {
-    o.str("model").filter(|m| !m.is_empty())
+fn model_of<'o>(o: &'o Object<'_>) -> Option<&'o str> {
+    o.get("model").non_empty_str()
 }

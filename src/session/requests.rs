@@ -31,8 +31,7 @@ impl ResponseMatch {
             ResponseMatch::QueueItem(item) => {
                 frame.frame_type == "remove_queue_item_response"
                     && crate::json::Object::parse(frame.raw)
-                        .and_then(|o| o.str("item_id"))
-                        .is_some_and(|id| id == item.as_str())
+                        .is_some_and(|o| o.get("item_id").as_str() == Some(item.as_str()))
             }
             ResponseMatch::AnyTyped | ResponseMatch::Candidates => !frame.frame_type.is_empty(),
         }

@@ -27,7 +27,7 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
                 ));
             };
             let mut out = ObjectWriter::new();
-            out.string("itemId", frame.str("item_id").as_deref().unwrap_or(""))
+            out.string("itemId", frame.get("item_id").as_str().unwrap_or(""))
                 .bool("removed", removed);
             Ok(out.finish())
         }
@@ -36,12 +36,11 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
             if frame.bool("success") == Some(true) {
                 out.bool("recovered", true).bool("unsupported", false);
             } else {
-                let detail = frame.str("error").unwrap_or(std::borrow::Cow::Borrowed(
-                    "Failed to recover pending approvals",
-                ));
+                let detail = frame.get("error").as_str();
+                let detail = detail.unwrap_or("Failed to recover pending approvals");
                 out.bool("recovered", false)
                     .bool("unsupported", false)
-                    .string("detail", &detail);
+                    .string("detail", detail);
             }
             Ok(out.finish())
         }
@@ -58,8 +57,8 @@ pub fn check_success(frame: &Object<'_>, fallback: &str) -> Result<(), SessionEr
 
 /// The failure of a request: the response's non-empty `error`, else the fallback text.
 pub fn response_error(frame: &Object<'_>, fallback: &str) -> SessionError {
-    let error = frame.str("error").filter(|e| !e.is_empty());
-    SessionError::request_failed(error.as_deref().unwrap_or(fallback))
+    let error = frame.get("error").non_empty_str();
+    SessionError::request_failed(error.unwrap_or(fallback))
 }
 
 /// One member of a reshaped result: `to`, copied from the first present member of `from` (a
