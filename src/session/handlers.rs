@@ -18,13 +18,11 @@ use crate::protocol::frames::{
 use crate::protocol::runtime::Runtime;
 
 impl SessionCore {
-    /// The runtime a frame addresses, if it is this session's (frames without scope are ours).
-    fn frame_runtime(&self, frame: &ParsedFrame<'_>) -> Option<Runtime> {
-        let runtime = self.runtime.as_ref()?;
-        frame
-            .scope
-            .matches(runtime)
-            .then(|| frame.scope.runtime().unwrap_or_else(|| runtime.clone()))
+    /// True when a frame addresses this session's runtime (frames without scope are ours).
+    fn owns(&self, frame: &ParsedFrame<'_>) -> bool {
+        self.runtime
+            .as_ref()
+            .is_some_and(|r| frame.scope.matches(r))
     }
 
     /// `update_queue`: remembers which item carries which of our messages, and forgets the
@@ -34,7 +32,7 @@ impl SessionCore {
         frame: &ParsedFrame<'_>,
         queue: &QueueUpdateFrame<'_>,
     ) {
-        if self.frame_runtime(frame).is_none() {
+        if !self.owns(frame) {
             return;
         }
         self.queue_items.clear();
@@ -75,9 +73,12 @@ impl SessionCore {
         if request.subtype.as_deref() != Some("can_use_tool") {
             return;
         }
-        let (Some(runtime), Some(request_id)) =
-            (self.frame_runtime(frame), frame.request_id.as_deref())
-        else {
+        // A frame that addresses this session names exactly its runtime.
+        let (true, Some(runtime), Some(request_id)) = (
+            self.owns(frame),
+            self.runtime.clone(),
+            frame.request_id.as_deref(),
+        ) else {
             return;
         };
         let tool_name = request.tool_name.as_deref().unwrap_or("unknown").to_owned();
@@ -161,7 +162,7 @@ impl SessionCore {
         frame: &ParsedFrame<'_>,
         request: &ExternalToolCallRequestFrame<'_>,
     ) {
-        if self.frame_runtime(frame).is_none() {
+        if !self.owns(frame) {
             return;
         }
         let Some(request_id) = frame.request_id.as_deref() else {
@@ -247,7 +248,7 @@ impl SessionCore {
         frame: &ParsedFrame<'_>,
         status: &DeviceStatusFrame<'_>,
     ) {
-        if self.frame_runtime(frame).is_none() {
+        if !self.owns(frame) {
             return;
         }
         let Some(projected) = status.project() else {
