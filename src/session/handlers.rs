@@ -81,7 +81,7 @@ impl SessionCore {
         ) else {
             return;
         };
-        let tool_name = request.tool_name.as_deref().unwrap_or("unknown").to_owned();
+        let tool_name = request.tool_name.as_deref().unwrap_or("unknown");
         let key = ApprovalKey {
             agent_id: runtime.agent_id.clone(),
             conversation_id: runtime.conversation_id.clone(),
@@ -90,7 +90,7 @@ impl SessionCore {
         let options = &self.config.options;
         let disposition = self.approvals.dispose(
             key,
-            &tool_name,
+            tool_name,
             options.mode == "unrestricted",
             options.has_can_use_tool,
         );
@@ -108,21 +108,15 @@ impl SessionCore {
                 if let Some(suggestions) = &request.permission_suggestions {
                     context.value("permissionSuggestions", suggestions);
                 }
-                match &request.blocked_path {
-                    Value::String(path) => {
-                        context.string("blockedPath", path);
-                    }
-                    Value::Null => {
-                        context.raw("blockedPath", "null");
-                    }
-                    _ => {}
+                if matches!(request.blocked_path, Value::String(_) | Value::Null) {
+                    context.value("blockedPath", &request.blocked_path);
                 }
                 if let Some(diffs) = &request.diffs {
                     context.value("diffs", diffs);
                 }
                 self.effects.push_back(Effect::AskApproval {
                     handle,
-                    tool_name,
+                    tool_name: tool_name.to_owned(),
                     input: input_json(request.input.as_ref()),
                     context: context.finish(),
                 });
