@@ -218,12 +218,12 @@ impl SessionCore {
 
     fn after_memfs(&mut self, now: u64) {
         let options = &self.config.options;
-        match (&options.dreaming, options.stateless, self.runtime.clone()) {
+        match (&options.dreaming, options.stateless, &self.runtime) {
             (Some(dreaming), false, Some(runtime)) => {
                 let request_id = self.ids.next("set-reflection-settings");
                 let command = Command::SetReflectionSettings(SetReflectionSettings {
                     request_id: request_id.clone(),
-                    runtime,
+                    runtime: runtime.clone(),
                     settings: ReflectionSettings {
                         trigger: dreaming.trigger.clone(),
                         step_count: dreaming.step_count,
@@ -240,7 +240,7 @@ impl SessionCore {
     fn after_reflection(&mut self, now: u64) {
         let options = &self.config.options;
         let wants_model = options.model.is_some() || options.reasoning_effort.is_some();
-        match (wants_model, self.runtime.clone()) {
+        match (wants_model, &self.runtime) {
             (true, Some(runtime)) => {
                 let request_id = self.ids.next("update-model");
                 let mut payload = options
@@ -251,7 +251,7 @@ impl SessionCore {
                 payload.reasoning_effort = options.reasoning_effort.clone();
                 let command = Command::UpdateModel(UpdateModel {
                     request_id: request_id.clone(),
-                    runtime,
+                    runtime: runtime.clone(),
                     payload,
                 });
                 self.phase = Phase::UpdatingModel;
