@@ -13,7 +13,7 @@ use super::error::SessionError;
 use super::fifo::Fifo;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
-use super::requests::{CallId, Pending, Purpose, RequestTable, ResponseMatch};
+use super::requests::{earlier, CallId, Pending, Purpose, RequestTable, ResponseMatch};
 use super::responses::shape_response;
 use crate::protocol::commands::Command;
 use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
@@ -484,15 +484,6 @@ impl SessionCore {
             (Some(runtime), Phase::Ready) => Ok(runtime.clone()),
             _ => Err(SessionError::state("Session is not initialized")),
         }
-    }
-}
-
-/// The earlier of two optional deadlines.
-fn earlier(a: Option<u64>, b: Option<u64>) -> Option<u64> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, None) => a,
-        (None, b) => b,
     }
 }
 

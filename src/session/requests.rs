@@ -133,3 +133,12 @@ impl RequestTable {
         self.pending.is_empty()
     }
 }
+
+/// The earlier of two optional deadlines.
+pub fn earlier(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
