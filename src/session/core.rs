@@ -312,10 +312,8 @@ impl SessionCore {
         self.closed = true;
         if self.phase != Phase::Ready {
             self.phase = Phase::Failed;
-            for call in std::mem::take(&mut self.init_calls) {
-                let error = SessionError::connection("App-server socket closed");
-                self.complete(call, Err(error));
-            }
+            let error = SessionError::connection("App-server socket closed");
+            self.settle_init(Err(error));
         }
         self.reject_all(SessionError::connection("App-server socket closed"));
         if let Some(c) = self.coordinator.as_mut() {
@@ -329,9 +327,7 @@ impl SessionCore {
             return;
         }
         self.closed = true;
-        for call in std::mem::take(&mut self.init_calls) {
-            self.complete(call, Err(SessionError::session_closed()));
-        }
+        self.settle_init(Err(SessionError::session_closed()));
         self.reject_all(SessionError::closed("App-server client closed"));
         if let Some(c) = self.coordinator.as_mut() {
             c.close(now);
@@ -436,6 +432,13 @@ impl SessionCore {
 
     pub(super) fn write(&mut self, text: String) {
         self.effects.push_back(Effect::Write(text));
+    }
+
+    /// Settles every call waiting for initialization with `result`.
+    pub(super) fn settle_init(&mut self, result: Result<String, SessionError>) {
+        for call in std::mem::take(&mut self.init_calls) {
+            self.complete(call, result.clone());
+        }
     }
 
     pub(super) fn complete(&mut self, call: CallId, result: Result<String, SessionError>) {

@@ -264,9 +264,7 @@ impl SessionCore {
     fn finish_start(&mut self) {
         self.phase = Phase::Ready;
         let info = self.init_info();
-        for call in std::mem::take(&mut self.init_calls) {
-            self.complete(call, Ok(info.clone()));
-        }
+        self.settle_init(Ok(info));
     }
 
     /// The start failed: settle `initialize()` with the error and drop the connection.
@@ -275,9 +273,7 @@ impl SessionCore {
             return;
         }
         self.phase = Phase::Failed;
-        for call in std::mem::take(&mut self.init_calls) {
-            self.complete(call, Err(error.clone()));
-        }
+        self.settle_init(Err(error));
         self.effects.push_back(super::core::Effect::CloseTransport);
     }
 
