@@ -43,7 +43,10 @@ pub enum Disposition {
 /// The approval decision cache of one session.
 #[derive(Debug, Default)]
 pub struct Approvals {
+    /// At most [`APPROVAL_CACHE_SIZE`] entries; once full, a new one replaces the oldest.
     entries: Vec<(ApprovalKey, Entry)>,
+    /// Index of the oldest entry once the cache is full.
+    oldest: usize,
     next_handle: u64,
 }
 
@@ -105,10 +108,14 @@ impl Approvals {
     }
 
     fn remember(&mut self, key: ApprovalKey, entry: Entry) {
-        if self.entries.len() >= APPROVAL_CACHE_SIZE {
-            self.entries.remove(0);
+        let full = self.entries.len() >= APPROVAL_CACHE_SIZE;
+        match self.entries.get_mut(self.oldest) {
+            Some(slot) if full => {
+                *slot = (key, entry);
+                self.oldest = (self.oldest + 1) % APPROVAL_CACHE_SIZE;
+            }
+            _ => self.entries.push((key, entry)),
         }
-        self.entries.push((key, entry));
     }
 }
 
@@ -133,11 +140,8 @@ pub fn decision_from_response(response_json: &str) -> ApprovalDecision {
     let Some(o) = Object::parse(response_json) else {
         return deny(DENIED_BY_CALLBACK);
     };
-    let message = o
-        .str("message")
-        .filter(|m| !m.is_empty())
-        .map(|m| m.into_owned());
-    if o.str("behavior").as_deref() != Some("allow") {
+    let message = o.get("message").non_empty_str().map(str::to_owned);
+    if o.get("behavior").as_str() != Some("allow") {
         return deny(message.as_deref().unwrap_or(DENIED_BY_CALLBACK));
     }
     let updated_input = o.object("updatedInput").map(Object::to_static);

@@ -4,7 +4,7 @@
 use super::core::{Phase, SessionCore};
 use super::error::SessionError;
 use super::ids::push_decimal;
-use super::options::{normalize_permission_mode, positive_integer};
+use super::options::{normalize_permission_mode, positive_integer, text};
 use super::requests::{CallId, Purpose, ResponseMatch, Shape};
 use crate::json::{Object, ObjectWriter, Value};
 use crate::protocol::commands::{
@@ -12,6 +12,7 @@ use crate::protocol::commands::{
     InputPayload, ListModels, MessagesQuery, ModelPayload, RemoveQueueItem, RuntimeRequest, Sync,
     UpdateModel, UserMessage,
 };
+use crate::protocol::runtime::Runtime;
 
 impl SessionCore {
     /// `send(message, {otid})`: writes the `input` frame and tracks the turn. `content_json` is
@@ -84,12 +85,10 @@ impl SessionCore {
             request_id: request_id.clone(),
             runtime,
         });
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            "abort_message_response",
-            Shape::Abort,
+            Purpose::Call(call, Shape::Abort),
             None,
             now,
         );
@@ -97,14 +96,14 @@ impl SessionCore {
 
     /// `listMessages({conversationId?, before?, after?, order?, limit?})`.
     pub fn list_messages(&mut self, call: CallId, options_json: &str, now: u64) {
-        if let Err(error) = self.open_for_calls() {
-            return self.complete(call, Err(error));
+        if !self.open_for(call) {
+            return;
         }
         let options = Object::parse(options_json).unwrap_or_default();
         let conversation_id = options
-            .str("conversationId")
-            .filter(|c| !c.is_empty())
-            .map(|c| c.into_owned())
+            .get("conversationId")
+            .non_empty_str()
+            .map(str::to_owned)
             .or_else(|| self.runtime.as_ref().map(|r| r.conversation_id.clone()));
         let Some(conversation_id) = conversation_id else {
             let error = SessionError::invalid("No conversation id available for listMessages()");
@@ -117,25 +116,21 @@ impl SessionCore {
                 return self.complete(call, Err(error));
             }
         };
-        let text = |key: &str| options.str(key).map(|v| v.into_owned());
         let request_id = self.ids.next("conversation-messages-list");
         let command = Command::ConversationMessagesList(ConversationMessagesList {
             request_id: request_id.clone(),
             conversation_id,
             query: MessagesQuery {
-                before: text("before"),
-                after: text("after"),
-                order: text("order"),
+                before: text(&options, "before"),
+                after: text(&options, "after"),
+                order: text(&options, "order"),
                 limit,
             },
         });
-        let response = "conversation_messages_list_response";
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            response,
-            Shape::ListMessages,
+            Purpose::Call(call, Shape::ListMessages),
             None,
             now,
         );
@@ -143,20 +138,18 @@ impl SessionCore {
 
     /// `listModels()` (also `client.models.list()`).
     pub fn list_models(&mut self, call: CallId, now: u64) {
-        if let Err(error) = self.open_for_calls() {
-            return self.complete(call, Err(error));
+        if !self.open_for(call) {
+            return;
         }
         let request_id = self.ids.next("list_models");
         let command = Command::ListModels(ListModels {
             request_id: request_id.clone(),
             force: None,
         });
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            "list_models_response",
-            Shape::ListModels,
+            Purpose::Call(call, Shape::ListModels),
             None,
             now,
         );
@@ -164,9 +157,8 @@ impl SessionCore {
 
     /// `updateModel(model | {model?, modelId?, modelHandle?, reasoningEffort?})`.
     pub fn update_model(&mut self, call: CallId, request_json: &str, now: u64) {
-        let runtime = match self.ready_runtime() {
-            Ok(runtime) => runtime,
-            Err(error) => return self.complete(call, Err(error)),
+        let Some(runtime) = self.runtime_for(call) else {
+            return;
         };
         if self.config.options.stateless {
             let error = SessionError::state("updateModel() is unavailable in a stateless session because it changes persistent model configuration.");
@@ -178,16 +170,17 @@ impl SessionCore {
             }
             Some(Value::Object(o)) => {
                 let mut payload = o
-                    .str("model")
-                    .map(|m| ModelPayload::from_model(&m))
+                    .get("model")
+                    .as_str()
+                    .map(ModelPayload::from_model)
                     .unwrap_or_default();
-                if let Some(id) = o.str("modelId") {
-                    payload.model_id = Some(id.into_owned());
+                if let Some(id) = text(&o, "modelId") {
+                    payload.model_id = Some(id);
                 }
-                if let Some(handle) = o.str("modelHandle") {
-                    payload.model_handle = Some(handle.into_owned());
+                if let Some(handle) = text(&o, "modelHandle") {
+                    payload.model_handle = Some(handle);
                 }
-                payload.reasoning_effort = o.str("reasoningEffort").map(|e| e.into_owned());
+                payload.reasoning_effort = text(&o, "reasoningEffort");
                 payload
             }
             _ => {
@@ -201,12 +194,10 @@ impl SessionCore {
             runtime,
             payload,
         });
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            "update_model_response",
-            Shape::UpdateModel,
+            Purpose::Call(call, Shape::UpdateModel),
             None,
             now,
         );
@@ -219,9 +210,8 @@ impl SessionCore {
                 SessionError::invalid("Invalid queue item id. Expected a non-empty string.");
             return self.complete(call, Err(error));
         }
-        let runtime = match self.ready_runtime() {
-            Ok(runtime) => runtime,
-            Err(error) => return self.complete(call, Err(error)),
+        let Some(runtime) = self.runtime_for(call) else {
+            return;
         };
         let request_id = self.ids.next("remove_queue_item");
         let command = Command::RemoveQueueItem(RemoveQueueItem {
@@ -231,17 +221,18 @@ impl SessionCore {
         });
         let matcher = ResponseMatch::QueueItem(item_id.to_owned());
         let purpose = Purpose::Call(call, Shape::RemoveQueueItem);
-        self.request(&command, request_id, matcher, purpose, None, now);
+        self.send_request(command.to_json(), request_id, matcher, purpose, None, now);
     }
 
     /// `changeDeviceState({cwd?, permissionMode?})`: fire-and-forget.
     pub fn change_device_state(&mut self, update_json: &str) -> Result<(), SessionError> {
         let runtime = self.ready_runtime()?;
         let update = Object::parse(update_json).unwrap_or_default();
-        let cwd = update.str("cwd").map(|c| c.into_owned());
+        let cwd = text(&update, "cwd");
         let mode = update
-            .str("permissionMode")
-            .map(|m| normalize_permission_mode(Some(&m)).to_owned());
+            .get("permissionMode")
+            .as_str()
+            .map(|m| normalize_permission_mode(Some(m)).to_owned());
         if cwd.is_none() && mode.is_none() {
             return Err(SessionError::invalid(
                 "Invalid device state update. Expected cwd or permissionMode.",
@@ -257,9 +248,8 @@ impl SessionCore {
 
     /// `getDeviceStatus({timeoutMs?})`.
     pub fn get_device_status(&mut self, call: CallId, options_json: &str, now: u64) {
-        let runtime = match self.ready_runtime() {
-            Ok(runtime) => runtime,
-            Err(error) => return self.complete(call, Err(error)),
+        let Some(runtime) = self.runtime_for(call) else {
+            return;
         };
         let options = Object::parse(options_json).unwrap_or_default();
         let timeout = match positive_integer(options.get("timeoutMs")) {
@@ -280,23 +270,15 @@ impl SessionCore {
             recover_approvals: false,
             force_device_status: true,
         });
-        let matcher = ResponseMatch::Type(String::from("sync_response"));
         // The wait's own deadline reports the timeout; the request outlives it by a moment.
-        self.request(
-            &command,
-            request_id,
-            matcher,
-            Purpose::DeviceSync(call),
-            Some(timeout + 1),
-            now,
-        );
+        let purpose = Purpose::DeviceSync(call);
+        self.request(&command, request_id, purpose, Some(timeout + 1), now);
     }
 
     /// `recoverPendingApprovals({timeoutMs?})`.
     pub fn recover_pending_approvals(&mut self, call: CallId, options_json: &str, now: u64) {
-        let runtime = match self.ready_runtime() {
-            Ok(runtime) => runtime,
-            Err(error) => return self.complete(call, Err(error)),
+        let Some(runtime) = self.runtime_for(call) else {
+            return;
         };
         let options = Object::parse(options_json).unwrap_or_default();
         let Ok(timeout) = positive_integer(options.get("timeoutMs")) else {
@@ -310,12 +292,10 @@ impl SessionCore {
             recover_approvals: true,
             force_device_status: true,
         });
-        self.call(
-            call,
+        self.request(
             &command,
             request_id,
-            "sync_response",
-            Shape::RecoverApprovals,
+            Purpose::Call(call, Shape::RecoverApprovals),
             timeout,
             now,
         );
@@ -342,38 +322,26 @@ impl SessionCore {
         timeout_ms: Option<u64>,
         now: u64,
     ) {
-        if let Err(error) = self.open_for_calls() {
-            return self.complete(call, Err(error));
+        if !self.open_for(call) {
+            return;
         }
         let command = match validate_command(command_json) {
             Ok(command) => command,
             Err(error) => return self.complete(call, Err(error)),
         };
-        let command_type = command.str("type").unwrap_or_default();
+        let command_type = command.get("type").as_str().unwrap_or_default();
         let request_id = command
-            .str("request_id")
-            .map_or_else(|| self.ids.next(&command_type), |id| id.into_owned());
-        let mut out = ObjectWriter::new();
-        out.string("type", &command_type)
-            .string("request_id", &request_id);
-        for (key, value) in command.members() {
-            if key != "type" && key != "request_id" {
-                out.value(key, value);
-            }
-        }
+            .get("request_id")
+            .as_str()
+            .map_or_else(|| self.ids.next(command_type), str::to_owned);
+        let frame = command_frame(command_type, &request_id, &command);
         let matcher = match (has_predicate, response_type) {
             (true, _) => ResponseMatch::Candidates,
             (false, Some(t)) => ResponseMatch::Type(t.to_owned()),
             (false, None) => ResponseMatch::AnyTyped,
         };
-        let timeout = timeout_ms.unwrap_or_else(|| self.request_timeout());
-        self.requests.insert(super::requests::Pending {
-            request_id,
-            matcher,
-            purpose: Purpose::Call(call, Shape::Frame),
-            deadline: now.saturating_add(timeout),
-        });
-        self.write(out.finish());
+        let purpose = Purpose::Call(call, Shape::Frame);
+        self.send_request(frame, request_id, matcher, purpose, timeout_ms, now);
     }
 
     /// A management request (`agent_list`, `conversation_fork`, …): writes
@@ -387,49 +355,37 @@ impl SessionCore {
         failure: &'static str,
         now: u64,
     ) {
-        if let Err(error) = self.open_for_calls() {
-            return self.complete(call, Err(error));
+        if !self.open_for(call) {
+            return;
         }
         let fields = Object::parse(fields_json).unwrap_or_default();
         let request_id = self.ids.next(command_type);
-        let mut out = ObjectWriter::new();
-        out.string("type", command_type)
-            .string("request_id", &request_id);
-        for (key, value) in fields.members() {
-            if key != "type" && key != "request_id" {
-                out.value(key, value);
-            }
-        }
-        let response = [command_type, "_response"].concat();
-        self.requests.insert(super::requests::Pending {
-            request_id,
-            matcher: ResponseMatch::Type(response),
-            purpose: Purpose::Call(call, Shape::Checked(failure)),
-            deadline: now.saturating_add(self.request_timeout()),
-        });
-        self.write(out.finish());
+        let frame = command_frame(command_type, &request_id, &fields);
+        let matcher = ResponseMatch::Type([command_type, "_response"].concat());
+        let purpose = Purpose::Call(call, Shape::Checked(failure));
+        self.send_request(frame, request_id, matcher, purpose, None, now);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn call(
-        &mut self,
-        call: CallId,
-        command: &Command,
-        request_id: String,
-        response: &str,
-        shape: Shape,
-        timeout_ms: Option<u64>,
-        now: u64,
-    ) {
-        let matcher = ResponseMatch::Type(response.to_owned());
-        self.request(
-            command,
-            request_id,
-            matcher,
-            Purpose::Call(call, shape),
-            timeout_ms,
-            now,
-        );
+    /// The running session's runtime; without one, settles `call` with the reason.
+    fn runtime_for(&mut self, call: CallId) -> Option<Runtime> {
+        match self.ready_runtime() {
+            Ok(runtime) => Some(runtime),
+            Err(error) => {
+                self.complete(call, Err(error));
+                None
+            }
+        }
+    }
+
+    /// [`SessionCore::open_for_calls`], settling `call` with the error when it is not.
+    fn open_for(&mut self, call: CallId) -> bool {
+        match self.open_for_calls() {
+            Ok(()) => true,
+            Err(error) => {
+                self.complete(call, Err(error));
+                false
+            }
+        }
     }
 
     /// Calls that only need an open connection (management calls, raw commands, listings).
@@ -442,6 +398,19 @@ impl SessionCore {
         }
         Ok(())
     }
+}
+
+/// `{type, request_id, ...members}` (the `type` and `request_id` members are not repeated).
+fn command_frame(command_type: &str, request_id: &str, members: &Object<'_>) -> String {
+    let mut out = ObjectWriter::new();
+    out.string("type", command_type)
+        .string("request_id", request_id);
+    for (key, value) in members.members() {
+        if key != "type" && key != "request_id" {
+            out.value(key, value);
+        }
+    }
+    out.finish()
 }
 
 /// A protocol command: a non-array object with a non-empty string `type`.

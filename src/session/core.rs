@@ -13,7 +13,7 @@ use super::error::SessionError;
 use super::fifo::Fifo;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
-use super::requests::{CallId, Pending, Purpose, RequestTable, ResponseMatch};
+use super::requests::{earlier, CallId, Pending, Purpose, RequestTable, ResponseMatch};
 use super::responses::shape_response;
 use crate::protocol::commands::Command;
 use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
@@ -251,20 +251,9 @@ impl SessionCore {
 
     /// The earliest time `on_tick` must run.
     pub fn next_deadline(&self) -> Option<u64> {
-        let mut earliest = self.connect_deadline;
-        for deadline in [
-            self.requests.next_deadline(),
-            self.devices.next_deadline(),
-            self.coordinator.as_ref().and_then(|c| c.next_deadline()),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            if earliest.is_none_or(|e| deadline < e) {
-                earliest = Some(deadline);
-            }
-        }
-        earliest
+        let coordinator = self.coordinator.as_ref().and_then(|c| c.next_deadline());
+        let requests = earlier(self.requests.next_deadline(), self.devices.next_deadline());
+        earlier(earlier(self.connect_deadline, requests), coordinator)
     }
 
     /// Fires due timers: request timeouts, device-status waits, coordinator graces.
@@ -277,12 +266,12 @@ impl SessionCore {
                 ));
             }
         }
-        for pending in self.requests.expired(now) {
+        while let Some(pending) = self.requests.take_due(now) {
             let error =
                 SessionError::timeout(["Timed out waiting for ", &pending.request_id].concat());
             self.fail_pending(pending, error);
         }
-        for call in self.devices.expired(now) {
+        while let Some(call) = self.devices.take_due(now) {
             self.requests.remove_call(call);
             let label = self.config.label;
             self.complete(
@@ -323,10 +312,8 @@ impl SessionCore {
         self.closed = true;
         if self.phase != Phase::Ready {
             self.phase = Phase::Failed;
-            for call in std::mem::take(&mut self.init_calls) {
-                let error = SessionError::connection("App-server socket closed");
-                self.complete(call, Err(error));
-            }
+            let error = SessionError::connection("App-server socket closed");
+            self.settle_init(Err(error));
         }
         self.reject_all(SessionError::connection("App-server socket closed"));
         if let Some(c) = self.coordinator.as_mut() {
@@ -340,9 +327,7 @@ impl SessionCore {
             return;
         }
         self.closed = true;
-        for call in std::mem::take(&mut self.init_calls) {
-            self.complete(call, Err(SessionError::session_closed()));
-        }
+        self.settle_init(Err(SessionError::session_closed()));
         self.reject_all(SessionError::closed("App-server client closed"));
         if let Some(c) = self.coordinator.as_mut() {
             c.close(now);
@@ -404,10 +389,31 @@ impl SessionCore {
         }
     }
 
-    /// Sends a request and registers what its response is for.
+    /// Sends `command` and registers its `<type>_response` frame as the answer for `purpose`.
     pub(super) fn request(
         &mut self,
         command: &Command,
+        request_id: String,
+        purpose: Purpose,
+        timeout_ms: Option<u64>,
+        now: u64,
+    ) {
+        let matcher = ResponseMatch::Reply(command.type_str());
+        self.send_request(
+            command.to_json(),
+            request_id,
+            matcher,
+            purpose,
+            timeout_ms,
+            now,
+        );
+    }
+
+    /// Writes a request frame and registers which frame answers it, and what for (within
+    /// `timeout_ms`, else the request timeout).
+    pub(super) fn send_request(
+        &mut self,
+        frame: String,
         request_id: String,
         matcher: ResponseMatch,
         purpose: Purpose,
@@ -421,11 +427,18 @@ impl SessionCore {
             purpose,
             deadline: now.saturating_add(timeout),
         });
-        self.write(command.to_json());
+        self.write(frame);
     }
 
     pub(super) fn write(&mut self, text: String) {
         self.effects.push_back(Effect::Write(text));
+    }
+
+    /// Settles every call waiting for initialization with `result`.
+    pub(super) fn settle_init(&mut self, result: Result<String, SessionError>) {
+        for call in std::mem::take(&mut self.init_calls) {
+            self.complete(call, result.clone());
+        }
     }
 
     pub(super) fn complete(&mut self, call: CallId, result: Result<String, SessionError>) {
@@ -443,13 +456,13 @@ impl SessionCore {
     }
 
     fn reject_all(&mut self, error: SessionError) {
-        for pending in self.requests.drain() {
+        while let Some(pending) = self.requests.take_due(u64::MAX) {
             if let Purpose::Call(call, _) = pending.purpose {
                 self.complete(call, Err(error.clone()));
             }
         }
         let label = self.config.label;
-        for call in self.devices.drain() {
+        while let Some(call) = self.devices.take_due(u64::MAX) {
             self.complete(
                 call,
                 Err(SessionError::closed(

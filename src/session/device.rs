@@ -29,65 +29,44 @@ impl DeviceWaiters {
         });
     }
 
-    /// A device status arrived: returns the calls it completes (with the status JSON).
-    pub fn on_status(&mut self, status: &str) -> Vec<(CallId, String)> {
+    /// A device status arrived: every waiting call gets it (see [`DeviceWaiters::take_done`]).
+    pub fn on_status(&mut self, status: &str) {
         for waiter in &mut self.waiters {
             waiter.status = Some(status.to_owned());
         }
-        self.take_done()
     }
 
-    /// The call's `sync` succeeded: returns it if a status already arrived.
-    pub fn on_synced(&mut self, call: CallId) -> Vec<(CallId, String)> {
-        if let Some(waiter) = self.waiters.iter_mut().find(|w| w.call == call) {
-            waiter.synced = true;
-        }
-        self.take_done()
-    }
-
-    fn take_done(&mut self) -> Vec<(CallId, String)> {
-        let mut done = Vec::new();
-        let mut index = 0;
-        while index < self.waiters.len() {
-            let waiter = &mut self.waiters[index];
-            match (waiter.synced, waiter.status.take()) {
-                (true, Some(status)) => {
-                    done.push((waiter.call, status));
-                    self.waiters.remove(index);
-                }
-                (_, status) => {
-                    waiter.status = status;
-                    index += 1;
-                }
+    /// The call's `sync` succeeded.
+    pub fn on_synced(&mut self, call: CallId) {
+        for waiter in &mut self.waiters {
+            if waiter.call == call {
+                waiter.synced = true;
             }
         }
-        done
+    }
+
+    /// Removes and returns the oldest call that is synced and has a status (with the status).
+    pub fn take_done(&mut self) -> Option<(CallId, String)> {
+        let index = self
+            .waiters
+            .iter()
+            .position(|w| w.synced && w.status.is_some())?;
+        let waiter = self.waiters.remove(index);
+        Some((waiter.call, waiter.status?))
     }
 
     pub fn remove(&mut self, call: CallId) {
-        self.waiters.retain(|w| w.call != call);
-    }
-
-    /// Removes and returns the calls whose deadline passed.
-    pub fn expired(&mut self, now: u64) -> Vec<CallId> {
-        let mut expired = Vec::new();
-        self.waiters.retain(|w| {
-            let due = w.deadline <= now;
-            if due {
-                expired.push(w.call);
-            }
-            !due
-        });
-        expired
-    }
-
-    /// Removes and returns every waiting call.
-    pub fn drain(&mut self) -> Vec<CallId> {
-        let mut calls = Vec::new();
-        for waiter in self.waiters.drain(..) {
-            calls.push(waiter.call);
+        // A call waits at most once.
+        if let Some(index) = self.waiters.iter().position(|w| w.call == call) {
+            self.waiters.remove(index);
         }
-        calls
+    }
+
+    /// Removes and returns the oldest call whose deadline is at or before `now` (every call is
+    /// due at `u64::MAX`).
+    pub fn take_due(&mut self, now: u64) -> Option<CallId> {
+        let index = self.waiters.iter().position(|w| w.deadline <= now)?;
+        Some(self.waiters.remove(index).call)
     }
 
     pub fn next_deadline(&self) -> Option<u64> {

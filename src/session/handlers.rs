@@ -3,8 +3,9 @@
 
 use super::approvals::{ApprovalKey, Disposition};
 use super::core::{Effect, SessionCore};
-use super::error::SessionError;
+use super::options::text;
 use super::requests::CallId;
+use super::responses::response_error;
 use crate::json::{Object, ObjectWriter, Value};
 use crate::protocol::commands::{
     ApprovalDecision, ApprovalResponse, Command, ExternalToolCallResponse, ExternalToolContent,
@@ -17,13 +18,11 @@ use crate::protocol::frames::{
 use crate::protocol::runtime::Runtime;
 
 impl SessionCore {
-    /// The runtime a frame addresses, if it is this session's (frames without scope are ours).
-    fn frame_runtime(&self, frame: &ParsedFrame<'_>) -> Option<Runtime> {
-        let runtime = self.runtime.as_ref()?;
-        frame
-            .scope
-            .matches(runtime)
-            .then(|| frame.scope.runtime().unwrap_or_else(|| runtime.clone()))
+    /// True when a frame addresses this session's runtime (frames without scope are ours).
+    fn owns(&self, frame: &ParsedFrame<'_>) -> bool {
+        self.runtime
+            .as_ref()
+            .is_some_and(|r| frame.scope.matches(r))
     }
 
     /// `update_queue`: remembers which item carries which of our messages, and forgets the
@@ -33,7 +32,7 @@ impl SessionCore {
         frame: &ParsedFrame<'_>,
         queue: &QueueUpdateFrame<'_>,
     ) {
-        if self.frame_runtime(frame).is_none() {
+        if !self.owns(frame) {
             return;
         }
         self.queue_items.clear();
@@ -60,7 +59,7 @@ impl SessionCore {
         let Some(index) = self.queue_items.iter().position(|(id, _)| id == item_id) else {
             return;
         };
-        let (_, client_message_id) = self.queue_items.remove(index);
+        let (_, client_message_id) = self.queue_items.swap_remove(index);
         if let Some(c) = self.coordinator.as_mut() {
             c.remove_tracked_turn(&client_message_id);
         }
@@ -74,12 +73,15 @@ impl SessionCore {
         if request.subtype.as_deref() != Some("can_use_tool") {
             return;
         }
-        let (Some(runtime), Some(request_id)) =
-            (self.frame_runtime(frame), frame.request_id.as_deref())
-        else {
+        // A frame that addresses this session names exactly its runtime.
+        let (true, Some(runtime), Some(request_id)) = (
+            self.owns(frame),
+            self.runtime.clone(),
+            frame.request_id.as_deref(),
+        ) else {
             return;
         };
-        let tool_name = request.tool_name.as_deref().unwrap_or("unknown").to_owned();
+        let tool_name = request.tool_name.as_deref().unwrap_or("unknown");
         let key = ApprovalKey {
             agent_id: runtime.agent_id.clone(),
             conversation_id: runtime.conversation_id.clone(),
@@ -88,7 +90,7 @@ impl SessionCore {
         let options = &self.config.options;
         let disposition = self.approvals.dispose(
             key,
-            &tool_name,
+            tool_name,
             options.mode == "unrestricted",
             options.has_can_use_tool,
         );
@@ -106,21 +108,15 @@ impl SessionCore {
                 if let Some(suggestions) = &request.permission_suggestions {
                     context.value("permissionSuggestions", suggestions);
                 }
-                match &request.blocked_path {
-                    Value::String(path) => {
-                        context.string("blockedPath", path);
-                    }
-                    Value::Null => {
-                        context.raw("blockedPath", "null");
-                    }
-                    _ => {}
+                if matches!(request.blocked_path, Value::String(_) | Value::Null) {
+                    context.value("blockedPath", &request.blocked_path);
                 }
                 if let Some(diffs) = &request.diffs {
                     context.value("diffs", diffs);
                 }
                 self.effects.push_back(Effect::AskApproval {
                     handle,
-                    tool_name,
+                    tool_name: tool_name.to_owned(),
                     input: input_json(request.input.as_ref()),
                     context: context.finish(),
                 });
@@ -160,7 +156,7 @@ impl SessionCore {
         frame: &ParsedFrame<'_>,
         request: &ExternalToolCallRequestFrame<'_>,
     ) {
-        if self.frame_runtime(frame).is_none() {
+        if !self.owns(frame) {
             return;
         }
         let Some(request_id) = frame.request_id.as_deref() else {
@@ -194,7 +190,7 @@ impl SessionCore {
         let Some(index) = self.tool_calls.iter().position(|(h, _)| *h == handle) else {
             return;
         };
-        let (_, request_id) = self.tool_calls.remove(index);
+        let (_, request_id) = self.tool_calls.swap_remove(index);
         if self.closed {
             return;
         }
@@ -206,12 +202,11 @@ impl SessionCore {
                     let Some(part) = part.as_object() else {
                         continue;
                     };
-                    let text = |key: &str| part.str(key).map(|t| t.into_owned());
                     content.push(ExternalToolContent {
-                        content_type: text("type").unwrap_or_else(|| "text".to_owned()),
-                        text: text("text"),
-                        data: text("data"),
-                        mime_type: text("mimeType"),
+                        content_type: text(part, "type").unwrap_or_else(|| "text".to_owned()),
+                        text: text(part, "text"),
+                        data: text(part, "data"),
+                        mime_type: text(part, "mimeType"),
                     });
                 }
                 let is_error = (result.bool("isError") == Some(true)).then_some(true);
@@ -220,9 +215,10 @@ impl SessionCore {
             }
             None => {
                 let error = outcome
-                    .str("error")
-                    .map_or_else(|| "External tool failed".to_owned(), |e| e.into_owned());
-                self.send_tool_response(request_id, None, Some(error));
+                    .get("error")
+                    .as_str()
+                    .unwrap_or("External tool failed");
+                self.send_tool_response(request_id, None, Some(error.to_owned()));
             }
         }
     }
@@ -246,14 +242,15 @@ impl SessionCore {
         frame: &ParsedFrame<'_>,
         status: &DeviceStatusFrame<'_>,
     ) {
-        if self.frame_runtime(frame).is_none() {
+        if !self.owns(frame) {
             return;
         }
         let Some(projected) = status.project() else {
             return;
         };
         let json = crate::json::to_string(&projected);
-        for (call, status) in self.devices.on_status(&json) {
+        self.devices.on_status(&json);
+        while let Some((call, status)) = self.devices.take_done() {
             self.complete(call, Ok(status));
         }
         if self.device_listening {
@@ -265,11 +262,11 @@ impl SessionCore {
         let response = Object::parse(frame.raw).unwrap_or_default();
         if response.bool("success") != Some(true) {
             self.devices.remove(call);
-            let error = response.str("error").filter(|e| !e.is_empty());
-            let message = error.as_deref().unwrap_or("Failed to sync device status");
-            return self.complete(call, Err(SessionError::request_failed(message)));
+            let error = response_error(&response, "Failed to sync device status");
+            return self.complete(call, Err(error));
         }
-        for (call, status) in self.devices.on_synced(call) {
+        self.devices.on_synced(call);
+        while let Some((call, status)) = self.devices.take_done() {
             self.complete(call, Ok(status));
         }
     }

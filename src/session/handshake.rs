@@ -5,8 +5,9 @@
 use super::coordinator::{CoordinatorConfig, TurnCoordinator};
 use super::core::{Phase, SessionCore, Target};
 use super::error::SessionError;
-use super::requests::{Purpose, ResponseMatch};
-use super::responses::check_success;
+use super::options::text;
+use super::requests::Purpose;
+use super::responses::{check_success, response_error};
 use crate::json::{Object, ObjectWriter, Value};
 use crate::protocol::commands::{
     AgentRef, Command, ConversationRef, CreateAgent, CreateConversation, ExternalToolGroup,
@@ -30,34 +31,10 @@ impl SessionCore {
                     conversation_id: conversation_id.clone(),
                 });
                 self.phase = Phase::Retrieving;
-                self.step(
-                    &command,
-                    request_id,
-                    "conversation_retrieve_response",
-                    None,
-                    now,
-                );
+                self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.send_runtime_start(now),
         }
-    }
-
-    fn step(
-        &mut self,
-        command: &Command,
-        request_id: String,
-        response: &str,
-        timeout: Option<u64>,
-        now: u64,
-    ) {
-        self.request(
-            command,
-            request_id,
-            ResponseMatch::Type(response.to_owned()),
-            Purpose::Handshake,
-            timeout,
-            now,
-        );
     }
 
     fn send_runtime_start(&mut self, now: u64) {
@@ -111,10 +88,10 @@ impl SessionCore {
             Target::Management => {}
         }
         self.phase = Phase::Starting;
-        self.step(
+        self.request(
             &Command::RuntimeStart(start),
             request_id,
-            "runtime_start_response",
+            Purpose::Handshake,
             None,
             now,
         );
@@ -136,8 +113,8 @@ impl SessionCore {
             Phase::Reflecting => check_success(&response, "Failed to set reflection settings")
                 .map(|()| self.after_reflection(now)),
             Phase::UpdatingModel => check_success(&response, "Failed to update model").map(|()| {
-                if let Some(handle) = response.str("model_handle").filter(|h| !h.is_empty()) {
-                    self.model = handle.into_owned();
+                if let Some(handle) = response.get("model_handle").non_empty_str() {
+                    self.model = handle.to_owned();
                 }
                 self.finish_start();
             }),
@@ -149,54 +126,47 @@ impl SessionCore {
     }
 
     fn on_retrieved(&mut self, response: &Object<'_>, now: u64) -> Result<(), SessionError> {
-        let conversation_id = match &self.config.target {
-            Target::ResumeConversation { conversation_id } => conversation_id.clone(),
-            _ => String::new(),
+        let agent = match response.bool("success") {
+            Some(true) => response
+                .object("conversation")
+                .and_then(|c| c.get("agent_id").as_str()),
+            _ => None,
         };
-        let failure =
-            || {
-                let error = response.str("error").filter(|e| !e.is_empty());
-                SessionError::request_failed(error.map(|e| e.into_owned()).unwrap_or_else(|| {
-                    ["Failed to retrieve conversation ", &conversation_id].concat()
-                }))
+        let Some(agent) = agent else {
+            let conversation_id = match &self.config.target {
+                Target::ResumeConversation { conversation_id } => conversation_id.as_str(),
+                _ => "",
             };
-        if response.bool("success") != Some(true) {
-            return Err(failure());
-        }
-        let agent = response
-            .object("conversation")
-            .and_then(|c| c.str("agent_id"))
-            .ok_or_else(failure)?;
-        self.resolved_agent = Some(agent.into_owned());
+            let fallback = ["Failed to retrieve conversation ", conversation_id].concat();
+            return Err(response_error(response, &fallback));
+        };
+        self.resolved_agent = Some(agent.to_owned());
         self.send_runtime_start(now);
         Ok(())
     }
 
     fn on_started(&mut self, response: &Object<'_>, now: u64) -> Result<(), SessionError> {
-        let runtime = response.object("runtime").and_then(|r| {
-            let conversation_id = r.str("conversation_id")?.into_owned();
-            let agent_id = r.str("agent_id").map(|a| a.into_owned());
-            Some(Runtime {
-                agent_id,
-                conversation_id,
-            })
-        });
-        let (true, Some(runtime)) = (response.bool("success") == Some(true), runtime) else {
-            let error = response.str("error").filter(|e| !e.is_empty());
-            return Err(SessionError::request_failed(
-                error
-                    .as_deref()
-                    .unwrap_or("Failed to start app-server runtime"),
+        let runtime = match response.bool("success") {
+            Some(true) => response.object("runtime").and_then(|r| {
+                Some(Runtime {
+                    conversation_id: text(r, "conversation_id")?,
+                    agent_id: text(r, "agent_id"),
+                })
+            }),
+            _ => None,
+        };
+        let Some(runtime) = runtime else {
+            return Err(response_error(
+                response,
+                "Failed to start app-server runtime",
             ));
         };
         let agent = response.object("agent");
         let conversation = response.object("conversation");
-        self.model = [&agent, &conversation]
-            .into_iter()
-            .flatten()
-            .find_map(|o| o.str("model").filter(|m| !m.is_empty()))
-            .map(|m| m.into_owned())
-            .unwrap_or_default();
+        let model = agent
+            .and_then(model_of)
+            .or_else(|| conversation.and_then(model_of));
+        self.model = model.unwrap_or_default().to_owned();
         let mut tools = Vec::new();
         for tool in agent.and_then(|a| a.array("tools")).unwrap_or_default() {
             let name = match tool {
@@ -233,10 +203,10 @@ impl SessionCore {
                     agent_id,
                 });
                 self.phase = Phase::EnablingMemfs;
-                self.step(
+                self.request(
                     &command,
                     request_id,
-                    "enable_memfs_response",
+                    Purpose::Handshake,
                     Some(ENABLE_MEMFS_TIMEOUT_MS),
                     now,
                 );
@@ -248,12 +218,12 @@ impl SessionCore {
 
     fn after_memfs(&mut self, now: u64) {
         let options = &self.config.options;
-        match (&options.dreaming, options.stateless, self.runtime.clone()) {
+        match (&options.dreaming, options.stateless, &self.runtime) {
             (Some(dreaming), false, Some(runtime)) => {
                 let request_id = self.ids.next("set-reflection-settings");
                 let command = Command::SetReflectionSettings(SetReflectionSettings {
                     request_id: request_id.clone(),
-                    runtime,
+                    runtime: runtime.clone(),
                     settings: ReflectionSettings {
                         trigger: dreaming.trigger.clone(),
                         step_count: dreaming.step_count,
@@ -261,13 +231,7 @@ impl SessionCore {
                     scope: "both",
                 });
                 self.phase = Phase::Reflecting;
-                self.step(
-                    &command,
-                    request_id,
-                    "set_reflection_settings_response",
-                    None,
-                    now,
-                );
+                self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.after_reflection(now),
         }
@@ -276,7 +240,7 @@ impl SessionCore {
     fn after_reflection(&mut self, now: u64) {
         let options = &self.config.options;
         let wants_model = options.model.is_some() || options.reasoning_effort.is_some();
-        match (wants_model, self.runtime.clone()) {
+        match (wants_model, &self.runtime) {
             (true, Some(runtime)) => {
                 let request_id = self.ids.next("update-model");
                 let mut payload = options
@@ -287,11 +251,11 @@ impl SessionCore {
                 payload.reasoning_effort = options.reasoning_effort.clone();
                 let command = Command::UpdateModel(UpdateModel {
                     request_id: request_id.clone(),
-                    runtime,
+                    runtime: runtime.clone(),
                     payload,
                 });
                 self.phase = Phase::UpdatingModel;
-                self.step(&command, request_id, "update_model_response", None, now);
+                self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.finish_start(),
         }
@@ -300,9 +264,7 @@ impl SessionCore {
     fn finish_start(&mut self) {
         self.phase = Phase::Ready;
         let info = self.init_info();
-        for call in std::mem::take(&mut self.init_calls) {
-            self.complete(call, Ok(info.clone()));
-        }
+        self.settle_init(Ok(info));
     }
 
     /// The start failed: settle `initialize()` with the error and drop the connection.
@@ -311,9 +273,7 @@ impl SessionCore {
             return;
         }
         self.phase = Phase::Failed;
-        for call in std::mem::take(&mut self.init_calls) {
-            self.complete(call, Err(error.clone()));
-        }
+        self.settle_init(Err(error));
         self.effects.push_back(super::core::Effect::CloseTransport);
     }
 
@@ -345,4 +305,9 @@ impl SessionCore {
         }
         out.finish()
     }
+}
+
+/// A non-empty `model` of the started agent or conversation.
+fn model_of<'o>(o: &'o Object<'_>) -> Option<&'o str> {
+    o.get("model").non_empty_str()
 }

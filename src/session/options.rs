@@ -10,7 +10,6 @@
 use super::core::Target;
 use crate::json::{Object, Value, WrongType};
 use crate::protocol::commands::{ClientToolset, CreateConversationBody, ExternalToolSpec};
-use std::borrow::Cow;
 
 /// Default request timeout when `requestTimeoutMs` is not set (letta-code's default).
 pub const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 30_000;
@@ -96,8 +95,9 @@ pub fn read_session_config(json: &str) -> Option<SessionSetup> {
     })
 }
 
-fn text(o: &Object<'_>, key: &str) -> Option<String> {
-    o.str(key).map(Cow::into_owned)
+/// A string member, copied.
+pub(super) fn text(o: &Object<'_>, key: &str) -> Option<String> {
+    o.get(key).as_str().map(str::to_owned)
 }
 
 fn strings(o: &Object<'_>, key: &str) -> Option<Vec<String>> {
@@ -121,7 +121,7 @@ impl SessionOptions {
             }
         }
         SessionOptions {
-            mode: normalize_permission_mode(o.str("permissionMode").as_deref()),
+            mode: normalize_permission_mode(o.get("permissionMode").as_str()),
             cwd: text(o, "cwd"),
             stateless: o.bool("stateless") == Some(true),
             skill_sources: strings(o, "skillSources"),
@@ -159,7 +159,7 @@ fn read_tool(tool: &Object<'_>) -> Option<ExternalToolSpec> {
 /// `{"kind": "createAgent" | "newConversation" | "resumeAgent" | "resumeConversation" |
 /// "agentFree" | "management", …}`.
 fn read_target(o: &Object<'_>) -> Option<Target> {
-    Some(match o.str("kind")?.as_ref() {
+    Some(match o.get("kind").as_str()? {
         "createAgent" => Target::CreateAgent {
             body: o.object("body").map(Object::to_static).unwrap_or_default(),
             pin_global: o.bool("pinGlobal").unwrap_or(true),

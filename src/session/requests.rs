@@ -10,6 +10,8 @@ pub type CallId = u32;
 /// Which echoing frame answers a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResponseMatch {
+    /// The `<type>_response` frame of a command of this `type`.
+    Reply(&'static str),
     /// A frame of exactly this `type`.
     Type(String),
     /// `remove_queue_item_response` whose `item_id` equals this one.
@@ -24,12 +26,12 @@ pub enum ResponseMatch {
 impl ResponseMatch {
     fn accepts(&self, frame: &ParsedFrame<'_>) -> bool {
         match self {
+            ResponseMatch::Reply(t) => frame.frame_type.strip_suffix("_response") == Some(*t),
             ResponseMatch::Type(t) => frame.frame_type == t.as_str(),
             ResponseMatch::QueueItem(item) => {
                 frame.frame_type == "remove_queue_item_response"
                     && crate::json::Object::parse(frame.raw)
-                        .and_then(|o| o.str("item_id"))
-                        .is_some_and(|id| id == item.as_str())
+                        .is_some_and(|o| o.get("item_id").as_str() == Some(item.as_str()))
             }
             ResponseMatch::AnyTyped | ResponseMatch::Candidates => !frame.frame_type.is_empty(),
         }
@@ -115,23 +117,11 @@ impl RequestTable {
         Some(self.pending.remove(index))
     }
 
-    /// Removes and returns every request whose deadline is at or before `now`.
-    pub fn expired(&mut self, now: u64) -> Vec<Pending> {
-        let mut expired = Vec::new();
-        let mut index = 0;
-        while index < self.pending.len() {
-            if self.pending[index].deadline <= now {
-                expired.push(self.pending.remove(index));
-            } else {
-                index += 1;
-            }
-        }
-        expired
-    }
-
-    /// Removes and returns every pending request (the connection is gone).
-    pub fn drain(&mut self) -> Vec<Pending> {
-        std::mem::take(&mut self.pending)
+    /// Removes and returns the oldest request whose deadline is at or before `now` (every
+    /// request is due at `u64::MAX`).
+    pub fn take_due(&mut self, now: u64) -> Option<Pending> {
+        let index = self.pending.iter().position(|p| p.deadline <= now)?;
+        Some(self.pending.remove(index))
     }
 
     /// The earliest deadline.
@@ -141,5 +131,14 @@ impl RequestTable {
 
     pub fn is_empty(&self) -> bool {
         self.pending.is_empty()
+    }
+}
+
+/// The earlier of two optional deadlines.
+pub fn earlier(a: Option<u64>, b: Option<u64>) -> Option<u64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
     }
 }

@@ -17,49 +17,9 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
             Ok(frame_text.to_owned())
         }
         Shape::Abort => Ok(String::from("null")),
-        Shape::ListMessages => {
-            check_success(&frame, "listMessages failed")?;
-            let mut out = ObjectWriter::new();
-            if frame.has("messages") {
-                out.value("messages", frame.get("messages"));
-            } else {
-                out.raw("messages", "[]");
-            }
-            copy_first(
-                &mut out,
-                &frame,
-                "nextBefore",
-                &["nextBefore", "next_before"],
-            );
-            copy_first(&mut out, &frame, "hasMore", &["hasMore", "has_more"]);
-            Ok(out.finish())
-        }
-        Shape::ListModels => {
-            check_success(&frame, "Failed to list models")?;
-            let mut out = ObjectWriter::new();
-            if frame.has("entries") {
-                out.value("entries", frame.get("entries"));
-            } else {
-                out.raw("entries", "[]");
-            }
-            copy_first(&mut out, &frame, "availableHandles", &["available_handles"]);
-            copy_first(
-                &mut out,
-                &frame,
-                "byokProviderAliases",
-                &["byok_provider_aliases"],
-            );
-            Ok(out.finish())
-        }
-        Shape::UpdateModel => {
-            check_success(&frame, "Failed to update model")?;
-            let mut out = ObjectWriter::new();
-            copy_first(&mut out, &frame, "appliedTo", &["applied_to"]);
-            copy_first(&mut out, &frame, "modelId", &["model_id"]);
-            copy_first(&mut out, &frame, "modelHandle", &["model_handle"]);
-            copy_first(&mut out, &frame, "modelSettings", &["model_settings"]);
-            Ok(out.finish())
-        }
+        Shape::ListMessages => reshape(&frame, "listMessages failed", LIST_MESSAGES),
+        Shape::ListModels => reshape(&frame, "Failed to list models", LIST_MODELS),
+        Shape::UpdateModel => reshape(&frame, "Failed to update model", UPDATE_MODEL),
         Shape::RemoveQueueItem => {
             let Value::Bool(removed) = *frame.get("success") else {
                 return Err(SessionError::request_failed(
@@ -67,7 +27,7 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
                 ));
             };
             let mut out = ObjectWriter::new();
-            out.string("itemId", frame.str("item_id").as_deref().unwrap_or(""))
+            out.string("itemId", frame.get("item_id").as_str().unwrap_or(""))
                 .bool("removed", removed);
             Ok(out.finish())
         }
@@ -76,12 +36,11 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
             if frame.bool("success") == Some(true) {
                 out.bool("recovered", true).bool("unsupported", false);
             } else {
-                let detail = frame.str("error").unwrap_or(std::borrow::Cow::Borrowed(
-                    "Failed to recover pending approvals",
-                ));
+                let detail = frame.get("error").as_str();
+                let detail = detail.unwrap_or("Failed to recover pending approvals");
                 out.bool("recovered", false)
                     .bool("unsupported", false)
-                    .string("detail", &detail);
+                    .string("detail", detail);
             }
             Ok(out.finish())
         }
@@ -90,25 +49,85 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
 
 /// `success: false` → the frame's `error`, else the fallback text.
 pub fn check_success(frame: &Object<'_>, fallback: &str) -> Result<(), SessionError> {
-    if frame.bool("success") == Some(false) {
-        let error = frame.str("error").filter(|e| !e.is_empty());
-        return Err(SessionError::request_failed(
-            error.as_deref().unwrap_or(fallback),
-        ));
+    match frame.bool("success") {
+        Some(false) => Err(response_error(frame, fallback)),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
-/// Copies the first present member of `from` (a non-null one when there is one) into `out` as
-/// `to`; `null` is kept (for example `availableHandles: null` means the lookup failed).
-fn copy_first(out: &mut ObjectWriter, frame: &Object<'_>, to: &str, from: &[&str]) {
-    let present = || from.iter().filter(|k| frame.has(k)).map(|k| frame.get(k));
-    if let Some(value) = present()
-        .find(|value| !matches!(value, Value::Null))
-        .or_else(|| present().next())
-    {
-        out.value(to, value);
+/// The failure of a request: the response's non-empty `error`, else the fallback text.
+pub fn response_error(frame: &Object<'_>, fallback: &str) -> SessionError {
+    let error = frame.get("error").non_empty_str();
+    SessionError::request_failed(error.unwrap_or(fallback))
+}
+
+/// One member of a reshaped result: `to`, copied from the first present member of `from` (a
+/// non-null one when there is one; `null` is kept, for example `availableHandles: null` means
+/// the lookup failed), else `default` (raw JSON) when given.
+struct Field {
+    to: &'static str,
+    from: &'static [&'static str],
+    default: Option<&'static str>,
+}
+
+const fn field(to: &'static str, from: &'static [&'static str]) -> Field {
+    Field {
+        to,
+        from,
+        default: None,
     }
+}
+
+const LIST_MESSAGES: &[Field] = &[
+    Field {
+        to: "messages",
+        from: &["messages"],
+        default: Some("[]"),
+    },
+    field("nextBefore", &["nextBefore", "next_before"]),
+    field("hasMore", &["hasMore", "has_more"]),
+];
+
+const LIST_MODELS: &[Field] = &[
+    Field {
+        to: "entries",
+        from: &["entries"],
+        default: Some("[]"),
+    },
+    field("availableHandles", &["available_handles"]),
+    field("byokProviderAliases", &["byok_provider_aliases"]),
+];
+
+const UPDATE_MODEL: &[Field] = &[
+    field("appliedTo", &["applied_to"]),
+    field("modelId", &["model_id"]),
+    field("modelHandle", &["model_handle"]),
+    field("modelSettings", &["model_settings"]),
+];
+
+/// Checks `success`, then writes `fields` from the frame's members.
+fn reshape(frame: &Object<'_>, fallback: &str, fields: &[Field]) -> Result<String, SessionError> {
+    check_success(frame, fallback)?;
+    let mut out = ObjectWriter::new();
+    for field in fields {
+        let mut found: Option<&Value<'_>> = None;
+        for key in field.from {
+            let value = frame.get(key);
+            if !matches!(value, Value::Absent) && found.is_none_or(|f| matches!(f, Value::Null)) {
+                found = Some(value);
+            }
+        }
+        match (found, field.default) {
+            (Some(value), _) => {
+                out.value(field.to, value);
+            }
+            (None, Some(default)) => {
+                out.raw(field.to, default);
+            }
+            (None, None) => {}
+        }
+    }
+    Ok(out.finish())
 }
 
 #[cfg(test)]
