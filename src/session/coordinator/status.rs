@@ -2,7 +2,7 @@
 //! (authoritative terminal, orphaned receipts, stream-tail wait).
 
 use super::result::{build_result, ResultContext};
-use super::turn::{Outcome, Terminal};
+use super::turn::{Outcome, Phase};
 use super::{TurnCoordinator, STREAM_TAIL_GRACE_MS, TRAILING_USAGE_GRACE_MS};
 use crate::protocol::frames::{LoopStatusFrame, ParsedFrame, TurnFinishedFrame};
 use crate::protocol::sdk_message::SdkMessage;
@@ -66,23 +66,20 @@ impl TurnCoordinator {
             self.complete_active(Outcome::interrupted(), now_ms);
             return;
         }
-        match &turn.terminal {
-            Terminal::Streamed(_) => {
+        match turn.terminal.phase {
+            Phase::Streamed => {
                 // Waiting for `turn_finished`. A server that never sent one would leave the turn
                 // open forever, so there the idle confirms the streamed stop after the grace.
                 if !server_sends_turn_finished {
-                    if let Some(outcome) = turn.terminal.take_outcome() {
-                        turn.terminal = Terminal::Grace {
-                            outcome,
-                            deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
-                            authoritative: false,
-                        };
-                    }
+                    turn.terminal.phase = Phase::Grace {
+                        deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
+                        authoritative: false,
+                    };
                 }
                 return;
             }
-            Terminal::Grace { .. } | Terminal::StreamTail { .. } => return,
-            Terminal::None => {}
+            Phase::Grace { .. } | Phase::StreamTail { .. } => return,
+            Phase::None => {}
         }
         if !turn.evidence {
             return;
@@ -146,19 +143,18 @@ impl TurnCoordinator {
         let stream_stop_seen = turn.terminal.stream_stop_seen();
         let existing_deadline = turn.terminal.deadline();
         if !stream_stop_seen && turn.evidence {
-            turn.terminal = Terminal::StreamTail {
-                outcome,
-                deadline: now_ms.saturating_add(STREAM_TAIL_GRACE_MS),
-            };
+            let deadline = now_ms.saturating_add(STREAM_TAIL_GRACE_MS);
+            turn.terminal.set(Phase::StreamTail { deadline }, outcome);
         } else if turn.usage_seen_for(run) {
             self.complete_active(outcome, now_ms);
         } else {
-            turn.terminal = Terminal::Grace {
-                outcome,
-                deadline: existing_deadline
-                    .unwrap_or_else(|| now_ms.saturating_add(TRAILING_USAGE_GRACE_MS)),
+            let deadline =
+                existing_deadline.unwrap_or_else(|| now_ms.saturating_add(TRAILING_USAGE_GRACE_MS));
+            let phase = Phase::Grace {
+                deadline,
                 authoritative: true,
             };
+            turn.terminal.set(phase, outcome);
         }
     }
 
