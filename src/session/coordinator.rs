@@ -297,6 +297,28 @@ impl TurnCoordinator {
         self.deferred.push(frame.raw.to_owned());
     }
 
+    /// Ends the active turn with its pending terminal's outcome, if it has one. Returns whether
+    /// a turn completed.
+    fn complete_pending(&mut self, now_ms: u64) -> bool {
+        match self
+            .active
+            .as_mut()
+            .and_then(|turn| turn.terminal.take_outcome())
+        {
+            Some(outcome) => {
+                self.complete_active(outcome, now_ms);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends the active turn on a plain stop reason (`None`: on idle).
+    #[inline(never)]
+    fn complete_stop(&mut self, stop_reason: Option<&str>, now_ms: u64) {
+        self.complete_active(Outcome::stop(stop_reason), now_ms);
+    }
+
     /// Ends the active turn with `outcome`: settles its runs and queues the result.
     fn complete_active(&mut self, outcome: Outcome, now_ms: u64) {
         let Some(turn) = self.active.take() else {

@@ -77,12 +77,7 @@ impl TurnCoordinator {
     /// (they may bring further terminals). Returns whether any turn completed.
     fn flush_pending_terminals(&mut self, now_ms: u64) -> bool {
         let mut flushed = false;
-        while let Some(outcome) = self
-            .active
-            .as_mut()
-            .and_then(|turn| turn.terminal.take_outcome())
-        {
-            self.complete_active(outcome, now_ms);
+        while self.complete_pending(now_ms) {
             flushed = true;
             self.replay_deferred(now_ms);
         }
@@ -91,13 +86,7 @@ impl TurnCoordinator {
 
     /// Settles the turn of the running grace/tail timer and replays what it deferred.
     pub(super) fn settle_finishing_turn(&mut self, now_ms: u64) {
-        if let Some(outcome) = self
-            .active
-            .as_mut()
-            .and_then(|turn| turn.terminal.take_outcome())
-        {
-            self.complete_active(outcome, now_ms);
-        }
+        self.complete_pending(now_ms);
         self.replay_deferred(now_ms);
     }
 

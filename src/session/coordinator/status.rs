@@ -46,7 +46,7 @@ impl TurnCoordinator {
                 if self.config.auto_handles_tool_approvals || turn.terminal.is_authoritative() {
                     return;
                 }
-                self.complete_active(Outcome::stop(Some("requires_approval")), now_ms);
+                self.complete_stop(Some("requires_approval"), now_ms);
             }
             "WAITING_ON_INPUT" => self.on_idle(status, now_ms),
             _ => {}
@@ -93,7 +93,7 @@ impl TurnCoordinator {
             // The listed run's `turn_finished` (or a later idle without runs) ends the turn.
             return;
         }
-        self.complete_active(Outcome::stop(None), now_ms);
+        self.complete_stop(None, now_ms);
     }
 
     pub(super) fn on_turn_finished(
@@ -127,7 +127,7 @@ impl TurnCoordinator {
         if stop == "requires_approval" {
             turn.requires_approval_stop = true;
             if !auto_approvals {
-                self.complete_active(Outcome::stop(Some(stop)), now_ms);
+                self.complete_stop(Some(stop), now_ms);
             }
             return;
         }

@@ -123,9 +123,7 @@ impl TurnCoordinator {
             }
             Phase::StreamTail { .. } => {
                 if run_id.is_some_and(|run| turn.usage_seen_for(run)) {
-                    if let Some(outcome) = turn.terminal.take_outcome() {
-                        self.complete_active(outcome, now_ms);
-                    }
+                    self.complete_pending(now_ms);
                 } else {
                     turn.terminal.phase = Phase::Grace {
                         deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
@@ -155,9 +153,7 @@ impl TurnCoordinator {
             }
         }
         if matches!(turn.terminal.phase, Phase::Grace { .. }) {
-            if let Some(outcome) = turn.terminal.take_outcome() {
-                self.complete_active(outcome, now_ms);
-            }
+            self.complete_pending(now_ms);
         }
     }
 }
