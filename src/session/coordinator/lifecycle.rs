@@ -115,20 +115,18 @@ impl TurnCoordinator {
         if self.deferred.is_empty() || self.in_finishing_phase() {
             return;
         }
+        // A stack: the next frame to replay is on top.
         let mut pending = mem::take(&mut self.deferred);
-        let mut next = 0;
-        while next < pending.len() {
-            let text = mem::take(&mut pending[next]);
-            next += 1;
+        pending.reverse();
+        while let Some(text) = pending.pop() {
             if let Some(frame) = parse_frame(&text) {
                 self.dispatch(&frame, now_ms);
             }
             if !self.in_finishing_phase() && !self.deferred.is_empty() {
                 // A grace ended during the replay: what it deferred comes before the rest.
                 let mut front = mem::take(&mut self.deferred);
-                front.extend(pending.drain(next..));
-                pending = front;
-                next = 0;
+                front.reverse();
+                pending.append(&mut front);
             }
         }
     }
