@@ -110,6 +110,7 @@ pub(crate) struct Terminal {
 
 impl Terminal {
     /// Records a pending `outcome` in `phase`.
+    #[inline(never)]
     pub fn set(&mut self, phase: Phase, outcome: Outcome) {
         self.phase = phase;
         self.outcome = Some(outcome);
