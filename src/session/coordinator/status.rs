@@ -142,19 +142,21 @@ impl TurnCoordinator {
         turn.timeout_at = None;
         let stream_stop_seen = turn.terminal.stream_stop_seen();
         let existing_deadline = turn.terminal.deadline();
-        if !stream_stop_seen && turn.evidence {
-            let deadline = now_ms.saturating_add(STREAM_TAIL_GRACE_MS);
-            turn.terminal.set(Phase::StreamTail { deadline }, outcome);
-        } else if turn.usage_seen_for(run) {
-            self.complete_active(outcome, now_ms);
+        let tail = !stream_stop_seen && turn.evidence;
+        let phase = if tail {
+            Phase::StreamTail {
+                deadline: now_ms.saturating_add(STREAM_TAIL_GRACE_MS),
+            }
         } else {
-            let deadline =
-                existing_deadline.unwrap_or_else(|| now_ms.saturating_add(TRAILING_USAGE_GRACE_MS));
-            let phase = Phase::Grace {
-                deadline,
+            Phase::Grace {
+                deadline: existing_deadline
+                    .unwrap_or_else(|| now_ms.saturating_add(TRAILING_USAGE_GRACE_MS)),
                 authoritative: true,
-            };
-            turn.terminal.set(phase, outcome);
+            }
+        };
+        turn.terminal.set(phase, outcome);
+        if !tail && turn.usage_seen_for(run) {
+            self.complete_pending(now_ms);
         }
     }
 
