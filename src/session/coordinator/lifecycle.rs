@@ -115,18 +115,16 @@ impl TurnCoordinator {
         if self.deferred.is_empty() || self.in_finishing_phase() {
             return;
         }
-        // A stack: the next frame to replay is on top.
-        let mut pending = mem::take(&mut self.deferred);
-        pending.reverse();
-        while let Some(text) = pending.pop() {
+        let mut pending = mem::take(&mut self.deferred).into_iter();
+        while let Some(text) = pending.next() {
             if let Some(frame) = parse_frame(&text) {
                 self.dispatch(&frame, now_ms);
             }
             if !self.in_finishing_phase() && !self.deferred.is_empty() {
                 // A grace ended during the replay: what it deferred comes before the rest.
                 let mut front = mem::take(&mut self.deferred);
-                front.reverse();
-                pending.append(&mut front);
+                front.extend(pending);
+                pending = front.into_iter();
             }
         }
     }
