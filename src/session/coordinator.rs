@@ -160,10 +160,17 @@ impl TurnCoordinator {
             self.active = None;
             return true;
         }
-        let before = self.queued.len();
-        self.queued
-            .retain(|t| t.client_message_id != client_message_id);
-        before != self.queued.len()
+        let mut removed = false;
+        let mut i = 0;
+        while let Some(turn) = self.queued.get(i) {
+            if turn.client_message_id == client_message_id {
+                self.queued.remove(i);
+                removed = true;
+            } else {
+                i += 1;
+            }
+        }
+        removed
     }
 
     /// Marks the active turn abort-requested (its idle then ends it as `interrupted`).
