@@ -203,7 +203,7 @@ const HUNK_NUMBERS: [&str; 4] = ["oldStart", "oldLines", "newStart", "newLines"]
 
 /// A hunk: four finite numbers (integral ones written as integers) and a `lines` array.
 fn diff_hunk(out: &mut String, hunk: &Object<'_>) -> bool {
-    for key in HUNK_NUMBERS {
+    for key in &HUNK_NUMBERS {
         if !hunk.get(key).as_f64().is_some_and(f64::is_finite) {
             return false;
         }
@@ -212,7 +212,7 @@ fn diff_hunk(out: &mut String, hunk: &Object<'_>) -> bool {
         return false;
     };
     let mut m = open_element(out);
-    for key in HUNK_NUMBERS {
+    for key in &HUNK_NUMBERS {
         m.value(key, hunk.get(key));
     }
     write_objects(m.key("lines"), lines, diff_line);
