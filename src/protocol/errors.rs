@@ -42,7 +42,12 @@ impl ErrorCode {
     /// Maps a wire stop reason to an error code only when it is literally one of the known codes
     /// (`toSdkErrorCode`); `structured_output_error` is not mapped from the wire.
     pub fn from_stop_reason(value: &str) -> Option<ErrorCode> {
-        WIRE_CODES.into_iter().find(|code| code.as_str() == value)
+        for code in &WIRE_CODES {
+            if code.as_str() == value {
+                return Some(*code);
+            }
+        }
+        None
     }
 }
 
