@@ -15,7 +15,7 @@ pub(crate) struct SettledRuns {
 impl SettledRuns {
     /// Whether `run_id` settled recently.
     pub fn contains(&self, run_id: &str) -> bool {
-        self.order.iter().any(|r| r == run_id)
+        super::turn::lists(&self.order, run_id)
     }
 
     /// Remembers `run_id`, evicting the oldest beyond [`MAX_SETTLED_RUNS`].

@@ -1,7 +1,7 @@
 //! `stream_delta` handling: settled-run filter, grace deferral, activation, evidence,
 //! normalization and the delta-driven terminals (streamed stop reason, usage, errors).
 
-use super::turn::{Outcome, Phase};
+use super::turn::{lists, Outcome, Phase};
 use super::{TurnCoordinator, TRAILING_USAGE_GRACE_MS};
 use crate::protocol::delta::StreamDelta;
 use crate::protocol::frames::ParsedFrame;
@@ -142,7 +142,7 @@ impl TurnCoordinator {
         };
         match run_id {
             Some(run) => {
-                if !turn.usage_runs.iter().any(|r| r == run) {
+                if !lists(&turn.usage_runs, run) {
                     turn.usage_runs.push(run.to_owned());
                 }
             }

@@ -205,7 +205,7 @@ impl Turn {
 
     /// Whether `run_id` is attributed to this turn.
     pub fn has_run(&self, run_id: &str) -> bool {
-        self.run_ids.iter().any(|r| r == run_id)
+        lists(&self.run_ids, run_id)
     }
 
     /// Attributes `run_id` to this turn (once).
@@ -218,6 +218,11 @@ impl Turn {
     /// Usage for `run_id` (or run-less usage after the stream's stop reason) was already seen,
     /// so a terminal for that run need not wait for trailing usage.
     pub fn usage_seen_for(&self, run_id: &str) -> bool {
-        self.runless_usage_after_stop || self.usage_runs.iter().any(|r| r == run_id)
+        self.runless_usage_after_stop || lists(&self.usage_runs, run_id)
     }
+}
+
+/// Whether `ids` holds `id` (the one scan every run-id list of the coordinator shares).
+pub(crate) fn lists(ids: &[String], id: &str) -> bool {
+    ids.iter().any(|listed| listed == id)
 }
