@@ -340,7 +340,7 @@ impl TurnCoordinator {
             result::ResultContext {
                 assistant_text: &turn.assistant_text,
                 duration_ms: now_ms.saturating_sub(turn.started_at),
-                conversation_id: Some(self.runtime.conversation_id.clone()),
+                conversation_id: Some(&self.runtime.conversation_id),
                 run_ids: turn.run_ids,
             },
         );

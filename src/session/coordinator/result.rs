@@ -11,7 +11,7 @@ pub(crate) struct ResultContext<'a> {
     /// `now - started_at`.
     pub duration_ms: u64,
     /// The runtime's conversation id (`None` → `null`).
-    pub conversation_id: Option<String>,
+    pub conversation_id: Option<&'a str>,
     /// Runs of the turn.
     pub run_ids: Vec<String>,
 }
@@ -69,7 +69,7 @@ pub(crate) fn build_result(outcome: Outcome, ctx: ResultContext<'_>) -> ResultMe
         error_detail,
         stop_reason,
         duration_ms: ctx.duration_ms,
-        conversation_id: ctx.conversation_id,
+        conversation_id: ctx.conversation_id.map(str::to_owned),
         run_ids: ctx.run_ids,
     }
 }

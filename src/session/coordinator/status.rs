@@ -174,7 +174,7 @@ impl TurnCoordinator {
             ResultContext {
                 assistant_text: "",
                 duration_ms: 0,
-                conversation_id: frame.scope.conversation_id().map(str::to_owned),
+                conversation_id: frame.scope.conversation_id(),
                 run_ids: vec![run.to_owned()],
             },
         );
