@@ -199,7 +199,7 @@ impl ModelPayload {
     /// `model` strings containing `/` are handles, others ids.
     pub fn from_model(model: &str) -> Self {
         let mut payload = ModelPayload::default();
-        let slot = if model.bytes().any(|b| b == b'/') {
+        let slot = if model.contains('/') {
             &mut payload.model_handle
         } else {
             &mut payload.model_id

@@ -1,8 +1,6 @@
 //! `update_device_status` projection (spec §3.6), decoded only when someone asks for it.
 
-use super::wire::number;
 use crate::json::{Members, Object, ToJson, Value};
-use serde_json::Number;
 
 /// The `device_status` object of an `update_device_status` frame, not yet projected.
 #[derive(Debug, Clone)]
@@ -21,23 +19,35 @@ impl<'a> DeviceStatusFrame<'a> {
 
     /// The `SessionDeviceStatus` projection, or `None` when the status fails validation
     /// (`is_online`/`is_processing` booleans, a known permission mode, a string-or-null cwd).
+    /// Nested entries that fail validation are dropped where they fail.
     pub fn project(&self) -> Option<SessionDeviceStatus> {
         let status = &self.object;
         let permission_mode = normalize_permission_mode(status.get("current_permission_mode"))?;
-        let working_directory = match status.get("current_working_directory") {
+        let cwd = status.get("current_working_directory");
+        let working_directory = match cwd {
             Value::String(s) => Some(s.as_ref().to_owned()),
             Value::Null => None,
             _ => return None,
         };
+        let is_online = status.bool("is_online")?;
+        let is_processing = status.bool("is_processing")?;
+        let mut json = String::new();
+        let mut m = Members::open(&mut json);
+        m.bool("isOnline", is_online)
+            .bool("isProcessing", is_processing)
+            .string("permissionMode", permission_mode)
+            .value("workingDirectory", cwd);
+        nullable_str(&mut m, "memoryDirectory", status.get("memory_directory"));
+        let pending = status.array("pending_control_requests").unwrap_or_default();
+        write_objects(m.key("pendingControlRequests"), pending, pending_request);
+        m.serialize("raw", status);
+        m.close();
         Some(SessionDeviceStatus {
-            is_online: status.bool("is_online")?,
-            is_processing: status.bool("is_processing")?,
+            is_online,
+            is_processing,
             permission_mode,
             working_directory,
-            memory_directory: string(status, "memory_directory"),
-            pending_control_requests: objects(status, "pending_control_requests", pending_request)
-                .unwrap_or_default(),
-            raw: status.to_static(),
+            json,
         })
     }
 }
@@ -58,7 +68,10 @@ pub fn normalize_permission_mode(mode: &Value<'_>) -> Option<&'static str> {
     }
 }
 
-/// `SessionDeviceStatus` (JS shape).
+/// A validated device status: the fields the session reads, and the JS `SessionDeviceStatus`
+/// object (`isOnline`, `isProcessing`, `permissionMode`, `workingDirectory`, `memoryDirectory`,
+/// `pendingControlRequests` with their `{id, text}` suggestions and diff previews, `raw`) as
+/// JSON text, written while validating so no intermediate tree is built.
 #[derive(Debug, Clone)]
 pub struct SessionDeviceStatus {
     /// `is_online`.
@@ -69,259 +82,156 @@ pub struct SessionDeviceStatus {
     pub permission_mode: &'static str,
     /// `current_working_directory` (string or null).
     pub working_directory: Option<String>,
-    /// `memory_directory`, null when absent.
-    pub memory_directory: Option<String>,
-    /// Valid entries of `pending_control_requests`.
-    pub pending_control_requests: Vec<PendingControlRequest>,
-    /// The whole `device_status` object.
-    pub raw: Object<'static>,
-}
-
-/// One pending approval of a device status.
-#[derive(Debug, Clone)]
-pub struct PendingControlRequest {
-    /// `request_id`.
-    pub request_id: String,
-    /// `request.tool_name`.
-    pub tool_name: String,
-    /// `request.tool_call_id`.
-    pub tool_call_id: Option<String>,
-    /// `request.input` when an object.
-    pub tool_input: Option<Object<'static>>,
-    /// `{id, text}` suggestions with string fields.
-    pub permission_suggestions: Vec<PermissionSuggestion>,
-    /// `request.blocked_path` (string or null).
-    pub blocked_path: Option<String>,
-    /// Well-formed diff previews, when `diffs` is an array.
-    pub diffs: Option<Vec<DiffPreview>>,
-}
-
-/// A permission suggestion.
-#[derive(Debug, Clone)]
-pub struct PermissionSuggestion {
-    /// Suggestion id.
-    pub id: String,
-    /// Suggestion text.
-    pub text: String,
-}
-
-/// A diff preview entry.
-#[derive(Debug, Clone)]
-pub enum DiffPreview {
-    /// A full preview with hunks.
-    Advanced {
-        /// File name.
-        file_name: String,
-        /// Hunks.
-        hunks: Vec<DiffHunk>,
-    },
-    /// No hunks, with a reason.
-    Fallback {
-        /// File name.
-        file_name: String,
-        /// Why there is no preview.
-        reason: String,
-    },
-    /// Not previewable, with a reason.
-    Unpreviewable {
-        /// File name.
-        file_name: String,
-        /// Why there is no preview.
-        reason: String,
-    },
-}
-
-/// One diff hunk.
-#[derive(Debug, Clone)]
-pub struct DiffHunk {
-    /// Old start line.
-    pub old_start: Number,
-    /// Old line count.
-    pub old_lines: Number,
-    /// New start line.
-    pub new_start: Number,
-    /// New line count.
-    pub new_lines: Number,
-    /// Lines (`context` | `add` | `remove`).
-    pub lines: Vec<DiffLine>,
-}
-
-/// One diff line.
-#[derive(Debug, Clone)]
-pub struct DiffLine {
-    /// `context`, `add` or `remove`.
-    pub line_type: &'static str,
-    /// Line text.
-    pub content: String,
+    /// The JS object as JSON text.
+    pub json: String,
 }
 
 impl ToJson for SessionDeviceStatus {
     fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.bool("isOnline", self.is_online)
-            .bool("isProcessing", self.is_processing)
-            .string("permissionMode", self.permission_mode)
-            .nullable_string("workingDirectory", &self.working_directory)
-            .nullable_string("memoryDirectory", &self.memory_directory)
-            .serialize("pendingControlRequests", &self.pending_control_requests)
-            .serialize("raw", &self.raw);
-        m.close();
+        out.push_str(&self.json);
     }
 }
 
-impl ToJson for PendingControlRequest {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.string("requestId", &self.request_id)
-            .string("toolName", &self.tool_name)
-            .opt_string("toolCallId", &self.tool_call_id)
-            .opt("toolInput", &self.tool_input)
-            .serialize("permissionSuggestions", &self.permission_suggestions)
-            .nullable_string("blockedPath", &self.blocked_path)
-            .opt("diffs", &self.diffs);
-        m.close();
-    }
-}
-
-impl ToJson for PermissionSuggestion {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.string("id", &self.id).string("text", &self.text);
-        m.close();
-    }
-}
-
-impl ToJson for DiffPreview {
-    /// `{"mode": "advanced" | "fallback" | "unpreviewable", "fileName": …, …}`.
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        match self {
-            DiffPreview::Advanced { file_name, hunks } => {
-                m.string("mode", "advanced")
-                    .string("fileName", file_name)
-                    .serialize("hunks", hunks);
-            }
-            DiffPreview::Fallback { file_name, reason }
-            | DiffPreview::Unpreviewable { file_name, reason } => {
-                let mode = match self {
-                    DiffPreview::Fallback { .. } => "fallback",
-                    _ => "unpreviewable",
-                };
-                m.string("mode", mode)
-                    .string("fileName", file_name)
-                    .string("reason", reason);
-            }
-        }
-        m.close();
-    }
-}
-
-impl ToJson for DiffHunk {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.serialize("oldStart", &self.old_start)
-            .serialize("oldLines", &self.old_lines)
-            .serialize("newStart", &self.new_start)
-            .serialize("newLines", &self.new_lines)
-            .serialize("lines", &self.lines);
-        m.close();
-    }
-}
-
-impl ToJson for DiffLine {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.string("type", self.line_type)
-            .string("content", &self.content);
-        m.close();
-    }
-}
-
-/// `each` applied to the object elements of an array member, keeping its `Some` results (other
-/// elements skipped); `None` when the member is not an array. One plain loop per element type.
-fn objects<T>(
-    object: &Object<'_>,
-    key: &str,
-    each: fn(&Object<'_>) -> Option<T>,
-) -> Option<Vec<T>> {
-    let mut out = Vec::new();
-    for item in object.array(key)? {
-        if let Some(value) = item.as_object().and_then(each) {
-            out.push(value);
+/// Writes the object elements of `items` that `each` accepts as a JSON array (other elements
+/// skipped). `each` validates an element before writing anything and returns whether it wrote.
+fn write_objects(
+    out: &mut String,
+    items: &[Value<'_>],
+    each: fn(&mut String, &Object<'_>) -> bool,
+) {
+    out.push('[');
+    for item in items {
+        if let Some(object) = item.as_object() {
+            each(out, object);
         }
     }
-    Some(out)
+    out.push(']');
 }
 
-/// A string member, owned (`None` when absent or not a string).
-fn string(object: &Object<'_>, key: &str) -> Option<String> {
-    object.get(key).as_str().map(str::to_owned)
-}
-
-fn pending_request(entry: &Object<'_>) -> Option<PendingControlRequest> {
-    let request_id = string(entry, "request_id")?;
-    let request = entry.object("request")?;
-    let tool_name = string(request, "tool_name")?;
-    Some(PendingControlRequest {
-        request_id,
-        tool_name,
-        tool_call_id: string(request, "tool_call_id"),
-        tool_input: request.object("input").map(Object::to_static),
-        permission_suggestions: objects(request, "permission_suggestions", permission_suggestion)
-            .unwrap_or_default(),
-        blocked_path: string(request, "blocked_path"),
-        diffs: objects(request, "diffs", diff_preview),
-    })
-}
-
-fn permission_suggestion(suggestion: &Object<'_>) -> Option<PermissionSuggestion> {
-    Some(PermissionSuggestion {
-        id: string(suggestion, "id")?,
-        text: string(suggestion, "text")?,
-    })
-}
-
-fn diff_preview(diff: &Object<'_>) -> Option<DiffPreview> {
-    let file_name = string(diff, "fileName")?;
-    match diff.get("mode").as_str()? {
-        "advanced" => Some(DiffPreview::Advanced {
-            file_name,
-            hunks: objects(diff, "hunks", diff_hunk)?,
-        }),
-        mode @ ("fallback" | "unpreviewable") => {
-            let reason = string(diff, "reason")?;
-            Some(if mode == "fallback" {
-                DiffPreview::Fallback { file_name, reason }
-            } else {
-                DiffPreview::Unpreviewable { file_name, reason }
-            })
-        }
-        _ => None,
+/// Opens the object of an array element, after a comma unless it is the array's first.
+fn open_element(out: &mut String) -> Members<'_> {
+    if !out.ends_with('[') {
+        out.push(',');
     }
+    Members::open(out)
 }
 
-fn diff_hunk(hunk: &Object<'_>) -> Option<DiffHunk> {
-    let field = |key: &str| number(hunk.get(key));
-    Some(DiffHunk {
-        old_start: field("oldStart")?,
-        old_lines: field("oldLines")?,
-        new_start: field("newStart")?,
-        new_lines: field("newLines")?,
-        lines: objects(hunk, "lines", diff_line)?,
-    })
-}
-
-fn diff_line(line: &Object<'_>) -> Option<DiffLine> {
-    let line_type = match line.get("type").as_str()? {
-        "context" => "context",
-        "add" => "add",
-        "remove" => "remove",
-        _ => return None,
+/// A string member when `value` is a string, else `null`.
+fn nullable_str(m: &mut Members<'_>, key: &str, value: &Value<'_>) {
+    match value.as_str() {
+        Some(text) => m.string(key, text),
+        None => m.raw(key, "null"),
     };
-    Some(DiffLine {
-        line_type,
-        content: string(line, "content")?,
-    })
+}
+
+/// A `pendingControlRequests` entry: needs a string `request_id` and a `request` object with a
+/// string `tool_name`.
+fn pending_request(out: &mut String, entry: &Object<'_>) -> bool {
+    let request_id = entry.get("request_id").as_str();
+    let request = entry.object("request");
+    let (Some(request_id), Some(request)) = (request_id, request) else {
+        return false;
+    };
+    let Some(tool_name) = request.get("tool_name").as_str() else {
+        return false;
+    };
+    let mut m = open_element(out);
+    m.string("requestId", request_id)
+        .string("toolName", tool_name);
+    if let Some(id) = request.get("tool_call_id").as_str() {
+        m.string("toolCallId", id);
+    }
+    if let Some(input) = request.object("input") {
+        m.serialize("toolInput", input);
+    }
+    let suggestions = request.array("permission_suggestions").unwrap_or_default();
+    write_objects(
+        m.key("permissionSuggestions"),
+        suggestions,
+        permission_suggestion,
+    );
+    nullable_str(&mut m, "blockedPath", request.get("blocked_path"));
+    if let Some(diffs) = request.array("diffs") {
+        write_objects(m.key("diffs"), diffs, diff_preview);
+    }
+    m.close();
+    true
+}
+
+/// A `{id, text}` suggestion with string fields.
+fn permission_suggestion(out: &mut String, suggestion: &Object<'_>) -> bool {
+    let id = suggestion.get("id").as_str();
+    let text = suggestion.get("text").as_str();
+    let (Some(id), Some(text)) = (id, text) else {
+        return false;
+    };
+    let mut m = open_element(out);
+    m.string("id", id).string("text", text);
+    m.close();
+    true
+}
+
+/// A diff preview: `{mode: "advanced", fileName, hunks}` (a `hunks` array required) or
+/// `{mode: "fallback" | "unpreviewable", fileName, reason}` (a string `reason` required).
+fn diff_preview(out: &mut String, diff: &Object<'_>) -> bool {
+    let Some(file_name) = diff.get("fileName").as_str() else {
+        return false;
+    };
+    let (mode, hunks, reason) = match diff.get("mode").as_str() {
+        Some("advanced") => ("advanced", diff.array("hunks"), None),
+        Some("fallback") => ("fallback", None, diff.get("reason").as_str()),
+        Some("unpreviewable") => ("unpreviewable", None, diff.get("reason").as_str()),
+        _ => return false,
+    };
+    if hunks.is_none() && reason.is_none() {
+        return false;
+    }
+    let mut m = open_element(out);
+    m.string("mode", mode).string("fileName", file_name);
+    if let Some(hunks) = hunks {
+        write_objects(m.key("hunks"), hunks, diff_hunk);
+    }
+    if let Some(reason) = reason {
+        m.string("reason", reason);
+    }
+    m.close();
+    true
+}
+
+/// The four position members of a hunk, in output order.
+const HUNK_NUMBERS: [&str; 4] = ["oldStart", "oldLines", "newStart", "newLines"];
+
+/// A hunk: four finite numbers (integral ones written as integers) and a `lines` array.
+fn diff_hunk(out: &mut String, hunk: &Object<'_>) -> bool {
+    for key in &HUNK_NUMBERS {
+        if !hunk.get(key).as_f64().is_some_and(f64::is_finite) {
+            return false;
+        }
+    }
+    let Some(lines) = hunk.array("lines") else {
+        return false;
+    };
+    let mut m = open_element(out);
+    for key in &HUNK_NUMBERS {
+        m.value(key, hunk.get(key));
+    }
+    write_objects(m.key("lines"), lines, diff_line);
+    m.close();
+    true
+}
+
+/// A line of type `context`, `add` or `remove` with a string `content`.
+fn diff_line(out: &mut String, line: &Object<'_>) -> bool {
+    let line_type = line.get("type").as_str();
+    let content = line.get("content").as_str();
+    let (Some(line_type @ ("context" | "add" | "remove")), Some(content)) = (line_type, content)
+    else {
+        return false;
+    };
+    let mut m = open_element(out);
+    m.string("type", line_type).string("content", content);
+    m.close();
+    true
 }
 
 #[cfg(test)]
@@ -364,5 +274,16 @@ mod tests {
         assert!(json.starts_with(
             r#"{"isOnline":true,"isProcessing":false,"permissionMode":"standard","workingDirectory":null,"memoryDirectory":null,"#
         ));
+        let text = r#"{"is_online":false,"is_processing":true,"current_working_directory":"/w",
+            "current_permission_mode":"fullAccess","memory_directory":"/m","x":[1.5,-0]}"#;
+        let status = DeviceStatusFrame::from_value(crate::json::parse(text).unwrap())
+            .unwrap()
+            .project()
+            .unwrap();
+        assert_eq!(status.working_directory.as_deref(), Some("/w"));
+        assert_eq!(
+            crate::json::to_string(&status),
+            r#"{"isOnline":false,"isProcessing":true,"permissionMode":"unrestricted","workingDirectory":"/w","memoryDirectory":"/m","pendingControlRequests":[],"raw":{"is_online":false,"is_processing":true,"current_working_directory":"/w","current_permission_mode":"fullAccess","memory_directory":"/m","x":[1.5,0]}}"#
+        );
     }
 }

@@ -42,19 +42,26 @@ impl ErrorCode {
     /// Maps a wire stop reason to an error code only when it is literally one of the known codes
     /// (`toSdkErrorCode`); `structured_output_error` is not mapped from the wire.
     pub fn from_stop_reason(value: &str) -> Option<ErrorCode> {
-        Some(match value {
-            "approval_conflict" => ErrorCode::ApprovalConflict,
-            "approval_conflict_terminal" => ErrorCode::ApprovalConflictTerminal,
-            "protocol_error" => ErrorCode::ProtocolError,
-            "error" => ErrorCode::Error,
-            "llm_api_error" => ErrorCode::LlmApiError,
-            "max_steps" => ErrorCode::MaxSteps,
-            "interrupted" => ErrorCode::Interrupted,
-            "stream_closed" => ErrorCode::StreamClosed,
-            _ => return None,
-        })
+        for code in &WIRE_CODES {
+            if code.as_str() == value {
+                return Some(*code);
+            }
+        }
+        None
     }
 }
+
+/// The codes a wire stop reason may name (all but `structured_output_error`).
+const WIRE_CODES: [ErrorCode; 8] = [
+    ErrorCode::ApprovalConflict,
+    ErrorCode::ApprovalConflictTerminal,
+    ErrorCode::ProtocolError,
+    ErrorCode::Error,
+    ErrorCode::LlmApiError,
+    ErrorCode::MaxSteps,
+    ErrorCode::Interrupted,
+    ErrorCode::StreamClosed,
+];
 
 impl crate::json::ToJson for ErrorCode {
     fn write_json(&self, out: &mut String) {

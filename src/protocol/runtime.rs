@@ -58,11 +58,6 @@ pub enum RuntimeField<'a> {
 }
 
 impl<'a> RuntimeField<'a> {
-    /// Reads a frame's `runtime` member (`None` when absent).
-    pub fn read(value: Option<Value<'a>>) -> Self {
-        value.map_or(RuntimeField::Falsy, Self::from_value)
-    }
-
     /// Classifies a frame's `runtime` member by JS truthiness.
     pub fn from_value(value: Value<'a>) -> Self {
         match value {

@@ -160,10 +160,17 @@ impl TurnCoordinator {
             self.active = None;
             return true;
         }
-        let before = self.queued.len();
-        self.queued
-            .retain(|t| t.client_message_id != client_message_id);
-        before != self.queued.len()
+        let mut removed = false;
+        let mut i = 0;
+        while let Some(turn) = self.queued.get(i) {
+            if turn.client_message_id == client_message_id {
+                self.queued.remove(i);
+                removed = true;
+            } else {
+                i += 1;
+            }
+        }
+        removed
     }
 
     /// Marks the active turn abort-requested (its idle then ends it as `interrupted`).
@@ -297,6 +304,28 @@ impl TurnCoordinator {
         self.deferred.push(frame.raw.to_owned());
     }
 
+    /// Ends the active turn with its pending terminal's outcome, if it has one. Returns whether
+    /// a turn completed.
+    fn complete_pending(&mut self, now_ms: u64) -> bool {
+        match self
+            .active
+            .as_mut()
+            .and_then(|turn| turn.terminal.take_outcome())
+        {
+            Some(outcome) => {
+                self.complete_active(outcome, now_ms);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends the active turn on a plain stop reason (`None`: on idle).
+    #[inline(never)]
+    fn complete_stop(&mut self, stop_reason: Option<&str>, now_ms: u64) {
+        self.complete_active(Outcome::stop(stop_reason), now_ms);
+    }
+
     /// Ends the active turn with `outcome`: settles its runs and queues the result.
     fn complete_active(&mut self, outcome: Outcome, now_ms: u64) {
         let Some(turn) = self.active.take() else {
@@ -311,7 +340,7 @@ impl TurnCoordinator {
             result::ResultContext {
                 assistant_text: &turn.assistant_text,
                 duration_ms: now_ms.saturating_sub(turn.started_at),
-                conversation_id: Some(self.runtime.conversation_id.clone()),
+                conversation_id: Some(&self.runtime.conversation_id),
                 run_ids: turn.run_ids,
             },
         );

@@ -77,12 +77,7 @@ impl TurnCoordinator {
     /// (they may bring further terminals). Returns whether any turn completed.
     fn flush_pending_terminals(&mut self, now_ms: u64) -> bool {
         let mut flushed = false;
-        while let Some(outcome) = self
-            .active
-            .as_mut()
-            .and_then(|turn| turn.terminal.take_outcome())
-        {
-            self.complete_active(outcome, now_ms);
+        while self.complete_pending(now_ms) {
             flushed = true;
             self.replay_deferred(now_ms);
         }
@@ -91,13 +86,7 @@ impl TurnCoordinator {
 
     /// Settles the turn of the running grace/tail timer and replays what it deferred.
     pub(super) fn settle_finishing_turn(&mut self, now_ms: u64) {
-        if let Some(outcome) = self
-            .active
-            .as_mut()
-            .and_then(|turn| turn.terminal.take_outcome())
-        {
-            self.complete_active(outcome, now_ms);
-        }
+        self.complete_pending(now_ms);
         self.replay_deferred(now_ms);
     }
 
@@ -126,20 +115,16 @@ impl TurnCoordinator {
         if self.deferred.is_empty() || self.in_finishing_phase() {
             return;
         }
-        let mut pending = mem::take(&mut self.deferred);
-        let mut next = 0;
-        while next < pending.len() {
-            let text = mem::take(&mut pending[next]);
-            next += 1;
+        let mut pending = mem::take(&mut self.deferred).into_iter();
+        while let Some(text) = pending.next() {
             if let Some(frame) = parse_frame(&text) {
                 self.dispatch(&frame, now_ms);
             }
             if !self.in_finishing_phase() && !self.deferred.is_empty() {
                 // A grace ended during the replay: what it deferred comes before the rest.
                 let mut front = mem::take(&mut self.deferred);
-                front.extend(pending.drain(next..));
-                pending = front;
-                next = 0;
+                front.extend(pending);
+                pending = front.into_iter();
             }
         }
     }

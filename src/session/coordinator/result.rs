@@ -11,7 +11,7 @@ pub(crate) struct ResultContext<'a> {
     /// `now - started_at`.
     pub duration_ms: u64,
     /// The runtime's conversation id (`None` → `null`).
-    pub conversation_id: Option<String>,
+    pub conversation_id: Option<&'a str>,
     /// Runs of the turn.
     pub run_ids: Vec<String>,
 }
@@ -43,16 +43,15 @@ pub(crate) fn build_result(outcome: Outcome, ctx: ResultContext<'_>) -> ResultMe
         (None, None, None)
     } else {
         let code = code.unwrap_or(ErrorCode::Error);
-        let error = if code != ErrorCode::Error {
-            code.as_str().to_owned()
-        } else {
-            outcome
+        let error = match code {
+            ErrorCode::Error => outcome
                 .detail
-                .clone()
-                .or_else(|| stop_reason.clone())
-                .unwrap_or_else(|| "error".to_owned())
+                .as_deref()
+                .or(stop_reason.as_deref())
+                .unwrap_or("error"),
+            _ => code.as_str(),
         };
-        (Some(error), Some(code), outcome.detail)
+        (Some(error.to_owned()), Some(code), outcome.detail)
     };
     ResultMessage {
         success,
@@ -70,7 +69,7 @@ pub(crate) fn build_result(outcome: Outcome, ctx: ResultContext<'_>) -> ResultMe
         error_detail,
         stop_reason,
         duration_ms: ctx.duration_ms,
-        conversation_id: ctx.conversation_id,
+        conversation_id: ctx.conversation_id.map(str::to_owned),
         run_ids: ctx.run_ids,
     }
 }

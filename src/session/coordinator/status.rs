@@ -2,7 +2,7 @@
 //! (authoritative terminal, orphaned receipts, stream-tail wait).
 
 use super::result::{build_result, ResultContext};
-use super::turn::{Outcome, Terminal};
+use super::turn::{Outcome, Phase};
 use super::{TurnCoordinator, STREAM_TAIL_GRACE_MS, TRAILING_USAGE_GRACE_MS};
 use crate::protocol::frames::{LoopStatusFrame, ParsedFrame, TurnFinishedFrame};
 use crate::protocol::sdk_message::SdkMessage;
@@ -46,7 +46,7 @@ impl TurnCoordinator {
                 if self.config.auto_handles_tool_approvals || turn.terminal.is_authoritative() {
                     return;
                 }
-                self.complete_active(Outcome::stop(Some("requires_approval")), now_ms);
+                self.complete_stop(Some("requires_approval"), now_ms);
             }
             "WAITING_ON_INPUT" => self.on_idle(status, now_ms),
             _ => {}
@@ -66,23 +66,20 @@ impl TurnCoordinator {
             self.complete_active(Outcome::interrupted(), now_ms);
             return;
         }
-        match &turn.terminal {
-            Terminal::Streamed(_) => {
+        match turn.terminal.phase {
+            Phase::Streamed => {
                 // Waiting for `turn_finished`. A server that never sent one would leave the turn
                 // open forever, so there the idle confirms the streamed stop after the grace.
                 if !server_sends_turn_finished {
-                    if let Some(outcome) = turn.terminal.take_outcome() {
-                        turn.terminal = Terminal::Grace {
-                            outcome,
-                            deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
-                            authoritative: false,
-                        };
-                    }
+                    turn.terminal.phase = Phase::Grace {
+                        deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
+                        authoritative: false,
+                    };
                 }
                 return;
             }
-            Terminal::Grace { .. } | Terminal::StreamTail { .. } => return,
-            Terminal::None => {}
+            Phase::Grace { .. } | Phase::StreamTail { .. } => return,
+            Phase::None => {}
         }
         if !turn.evidence {
             return;
@@ -96,7 +93,7 @@ impl TurnCoordinator {
             // The listed run's `turn_finished` (or a later idle without runs) ends the turn.
             return;
         }
-        self.complete_active(Outcome::stop(None), now_ms);
+        self.complete_stop(None, now_ms);
     }
 
     pub(super) fn on_turn_finished(
@@ -130,7 +127,7 @@ impl TurnCoordinator {
         if stop == "requires_approval" {
             turn.requires_approval_stop = true;
             if !auto_approvals {
-                self.complete_active(Outcome::stop(Some(stop)), now_ms);
+                self.complete_stop(Some(stop), now_ms);
             }
             return;
         }
@@ -145,20 +142,21 @@ impl TurnCoordinator {
         turn.timeout_at = None;
         let stream_stop_seen = turn.terminal.stream_stop_seen();
         let existing_deadline = turn.terminal.deadline();
-        if !stream_stop_seen && turn.evidence {
-            turn.terminal = Terminal::StreamTail {
-                outcome,
+        let tail = !stream_stop_seen && turn.evidence;
+        let phase = if tail {
+            Phase::StreamTail {
                 deadline: now_ms.saturating_add(STREAM_TAIL_GRACE_MS),
-            };
-        } else if turn.usage_seen_for(run) {
-            self.complete_active(outcome, now_ms);
+            }
         } else {
-            turn.terminal = Terminal::Grace {
-                outcome,
+            Phase::Grace {
                 deadline: existing_deadline
                     .unwrap_or_else(|| now_ms.saturating_add(TRAILING_USAGE_GRACE_MS)),
                 authoritative: true,
-            };
+            }
+        };
+        turn.terminal.set(phase, outcome);
+        if !tail && turn.usage_seen_for(run) {
+            self.complete_pending(now_ms);
         }
     }
 
@@ -176,7 +174,7 @@ impl TurnCoordinator {
             ResultContext {
                 assistant_text: "",
                 duration_ms: 0,
-                conversation_id: frame.scope.conversation_id().map(str::to_owned),
+                conversation_id: frame.scope.conversation_id(),
                 run_ids: vec![run.to_owned()],
             },
         );

@@ -1,7 +1,7 @@
 //! `stream_delta` handling: settled-run filter, grace deferral, activation, evidence,
 //! normalization and the delta-driven terminals (streamed stop reason, usage, errors).
 
-use super::turn::{Outcome, Terminal};
+use super::turn::{lists, Outcome, Phase};
 use super::{TurnCoordinator, TRAILING_USAGE_GRACE_MS};
 use crate::protocol::delta::StreamDelta;
 use crate::protocol::frames::ParsedFrame;
@@ -116,22 +116,22 @@ impl TurnCoordinator {
             return;
         }
         turn.runless_usage_after_stop = false;
-        match std::mem::take(&mut turn.terminal) {
-            Terminal::None | Terminal::Streamed(_) => {
-                turn.terminal = Terminal::Streamed(Outcome::stop(stop_reason));
+        match turn.terminal.phase {
+            Phase::None | Phase::Streamed => {
+                turn.terminal
+                    .set(Phase::Streamed, Outcome::stop(stop_reason));
             }
-            Terminal::StreamTail { outcome, .. } => {
+            Phase::StreamTail { .. } => {
                 if run_id.is_some_and(|run| turn.usage_seen_for(run)) {
-                    self.complete_active(outcome, now_ms);
+                    self.complete_pending(now_ms);
                 } else {
-                    turn.terminal = Terminal::Grace {
-                        outcome,
+                    turn.terminal.phase = Phase::Grace {
                         deadline: now_ms.saturating_add(TRAILING_USAGE_GRACE_MS),
                         authoritative: true,
                     };
                 }
             }
-            grace @ Terminal::Grace { .. } => turn.terminal = grace,
+            Phase::Grace { .. } => {}
         }
     }
 
@@ -142,7 +142,7 @@ impl TurnCoordinator {
         };
         match run_id {
             Some(run) => {
-                if !turn.usage_runs.iter().any(|r| r == run) {
+                if !lists(&turn.usage_runs, run) {
                     turn.usage_runs.push(run.to_owned());
                 }
             }
@@ -152,10 +152,8 @@ impl TurnCoordinator {
                 }
             }
         }
-        if matches!(turn.terminal, Terminal::Grace { .. }) {
-            if let Some(outcome) = turn.terminal.take_outcome() {
-                self.complete_active(outcome, now_ms);
-            }
+        if matches!(turn.terminal.phase, Phase::Grace { .. }) {
+            self.complete_pending(now_ms);
         }
     }
 }

@@ -74,20 +74,19 @@ impl Outcome {
     }
 }
 
-/// The pending-terminal machinery of spec §3.9.
-#[derive(Debug, Clone, Default)]
-pub(crate) enum Terminal {
+/// Where the pending-terminal machinery of spec §3.9 stands (the outcome is kept beside it, in
+/// [`Terminal`], so moving between phases never moves the outcome).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) enum Phase {
     /// Nothing pending.
     #[default]
     None,
     /// The stream's `stop_reason` arrived; waiting for `turn_finished` (no timer).
-    Streamed(Outcome),
+    Streamed,
     /// Trailing-usage grace: settle at `deadline` or as soon as usage arrives. `authoritative`
     /// when the outcome came from `turn_finished` (else from a streamed stop reason that an idle
     /// status confirmed on a server that never sent `turn_finished`).
     Grace {
-        /// The outcome to settle with.
-        outcome: Outcome,
         /// When to settle without usage.
         deadline: u64,
         /// Whether `turn_finished` decided the outcome.
@@ -95,20 +94,32 @@ pub(crate) enum Terminal {
     },
     /// `turn_finished` overtook the stream: wait for the stream's `stop_reason` until `deadline`.
     StreamTail {
-        /// The authoritative outcome.
-        outcome: Outcome,
         /// When to settle without the stream's stop reason.
         deadline: u64,
     },
 }
 
+/// A turn's pending terminal: its phase and, unless the phase is `None`, the outcome to settle.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Terminal {
+    /// The phase.
+    pub phase: Phase,
+    /// The pending outcome (`None` exactly when the phase is `None`).
+    outcome: Option<Outcome>,
+}
+
 impl Terminal {
+    /// Records a pending `outcome` in `phase`.
+    #[inline(never)]
+    pub fn set(&mut self, phase: Phase, outcome: Outcome) {
+        self.phase = phase;
+        self.outcome = Some(outcome);
+    }
+
     /// The timer of a finishing phase (grace or stream tail).
     pub fn deadline(&self) -> Option<u64> {
-        match self {
-            Terminal::Grace { deadline, .. } | Terminal::StreamTail { deadline, .. } => {
-                Some(*deadline)
-            }
+        match self.phase {
+            Phase::Grace { deadline, .. } | Phase::StreamTail { deadline } => Some(deadline),
             _ => None,
         }
     }
@@ -116,9 +127,9 @@ impl Terminal {
     /// Whether `turn_finished` has decided the outcome.
     pub fn is_authoritative(&self) -> bool {
         matches!(
-            self,
-            Terminal::StreamTail { .. }
-                | Terminal::Grace {
+            self.phase,
+            Phase::StreamTail { .. }
+                | Phase::Grace {
                     authoritative: true,
                     ..
                 }
@@ -128,23 +139,19 @@ impl Terminal {
     /// The stream's own stop reason has been seen (streamed or confirmed by idle).
     pub fn stream_stop_seen(&self) -> bool {
         matches!(
-            self,
-            Terminal::Streamed(_)
-                | Terminal::Grace {
+            self.phase,
+            Phase::Streamed
+                | Phase::Grace {
                     authoritative: false,
                     ..
                 }
         )
     }
 
-    /// Takes the pending outcome, leaving `None`.
+    /// Takes the pending outcome, leaving phase `None`.
     pub fn take_outcome(&mut self) -> Option<Outcome> {
-        match std::mem::take(self) {
-            Terminal::None => None,
-            Terminal::Streamed(outcome)
-            | Terminal::Grace { outcome, .. }
-            | Terminal::StreamTail { outcome, .. } => Some(outcome),
-        }
+        self.phase = Phase::None;
+        self.outcome.take()
     }
 }
 
@@ -190,7 +197,7 @@ impl Turn {
             started_at: 0,
             timeout_at: None,
             assistant_text: String::new(),
-            terminal: Terminal::None,
+            terminal: Terminal::default(),
             usage_runs: Vec::new(),
             runless_usage_after_stop: false,
         }
@@ -198,7 +205,7 @@ impl Turn {
 
     /// Whether `run_id` is attributed to this turn.
     pub fn has_run(&self, run_id: &str) -> bool {
-        self.run_ids.iter().any(|r| r == run_id)
+        lists(&self.run_ids, run_id)
     }
 
     /// Attributes `run_id` to this turn (once).
@@ -211,6 +218,11 @@ impl Turn {
     /// Usage for `run_id` (or run-less usage after the stream's stop reason) was already seen,
     /// so a terminal for that run need not wait for trailing usage.
     pub fn usage_seen_for(&self, run_id: &str) -> bool {
-        self.runless_usage_after_stop || self.usage_runs.iter().any(|r| r == run_id)
+        self.runless_usage_after_stop || lists(&self.usage_runs, run_id)
     }
+}
+
+/// Whether `ids` holds `id` (the one scan every run-id list of the coordinator shares).
+pub(crate) fn lists(ids: &[String], id: &str) -> bool {
+    ids.iter().any(|listed| listed == id)
 }
