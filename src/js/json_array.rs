@@ -26,8 +26,7 @@ impl JsonArray {
 
     /// Appends `text` as a JSON string.
     pub fn string(&mut self, text: &str) -> &mut Self {
-        let escaped = crate::json::to_string(text);
-        self.next().push_str(&escaped);
+        crate::json::write_str(self.next(), text);
         self
     }
 
@@ -39,7 +38,7 @@ impl JsonArray {
 
     /// Appends a non-negative integer.
     pub fn number(&mut self, value: u64) -> &mut Self {
-        push_decimal(self.next(), value);
+        crate::json::write_u64(self.next(), value);
         self
     }
 
@@ -62,14 +61,6 @@ impl JsonArray {
         self.out.push(']');
         Some(self.out)
     }
-}
-
-/// Appends the decimal digits of `value` (no formatting machinery).
-pub fn push_decimal(out: &mut String, value: u64) {
-    if value >= 10 {
-        push_decimal(out, value / 10);
-    }
-    out.push(char::from(b'0' + (value % 10) as u8));
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! closures, no `Promise`, no JS objects at all cross the boundary, only numbers and strings.
 //! Every exported method costs glue and an export shim, hence one method for everything.
 
-use super::json_array::{push_decimal, JsonArray};
+use super::json_array::JsonArray;
 use crate::session::{read_session_config, Effect, SessionConfig, SessionCore, SessionError};
 use wasm_bindgen::prelude::*;
 
@@ -157,7 +157,7 @@ impl SessionMachine {
             op::NEXT_DEADLINE => {
                 let at = core.next_deadline()?;
                 let mut text = String::new();
-                push_decimal(&mut text, at);
+                crate::json::write_u64(&mut text, at);
                 return Some(text);
             }
             op::STREAM_ENDED => return flag(core.stream_ended()),

@@ -9,7 +9,7 @@
 //! wrong type means), and borrows strings from the input unless they contain escapes.
 //!
 //! Values that must travel on as JSON (a delta copied into `stream_event.event`, a tool call's
-//! input, response pages) are written back with [`Value`]'s `Serialize` impl ([`ser`]): members
+//! input, response pages) are written back through [`ToJson`] ([`ser`]'s one non-generic writer): members
 //! in document order, integral numbers as integers, other numbers in serde_json's shortest form.
 
 mod de;
@@ -235,17 +235,6 @@ impl<'a> Value<'a> {
             Value::Object(o) => Value::Object(o.into_static()),
         }
     }
-
-    /// About the length of the value's JSON text (more when its strings need escapes).
-    pub fn len_hint(&self) -> usize {
-        match self {
-            Value::Absent | Value::Null | Value::Bool(_) => 5,
-            Value::Number(_) => 8,
-            Value::String(s) => s.len() + 2,
-            Value::Array(items) => items.iter().map(|v| v.len_hint() + 1).sum::<usize>() + 2,
-            Value::Object(o) => o.len_hint(),
-        }
-    }
 }
 
 /// The members of one JSON object, in document order (duplicates included).
@@ -265,23 +254,25 @@ impl<'a> Object<'a> {
         parse(text)?.into_object()
     }
 
-    fn index(&self, key: &str) -> Option<usize> {
-        // With duplicate keys the last one wins, as in `JSON.parse`.
-        self.members.iter().rposition(|(k, _)| k == key)
+    /// The member [`Object::get`] reads: with duplicate keys the last one wins, as in
+    /// `JSON.parse`.
+    fn find(&self, key: &str) -> Option<&Value<'a>> {
+        self.members
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
     }
 
     /// A member (`Value::Absent` when missing). With duplicate keys the last one wins.
     pub fn get(&self, key: &str) -> &Value<'a> {
-        match self.index(key) {
-            Some(i) => &self.members[i].1,
-            None => &ABSENT,
-        }
+        self.find(key).unwrap_or(&ABSENT)
     }
 
     /// Moves a member out (the one [`Object::get`] reads), leaving `Value::Absent` in its place.
     pub fn take(&mut self, key: &str) -> Value<'a> {
-        match self.index(key) {
-            Some(i) => std::mem::take(&mut self.members[i].1),
+        match self.members.iter_mut().rev().find(|(k, _)| k == key) {
+            Some((_, v)) => std::mem::take(v),
             None => Value::Absent,
         }
     }
@@ -313,7 +304,7 @@ impl<'a> Object<'a> {
 
     /// True when the member is present (even `null`).
     pub fn has(&self, key: &str) -> bool {
-        self.index(key).is_some()
+        self.find(key).is_some()
     }
 
     /// The members in document order (duplicates included).
@@ -353,16 +344,6 @@ impl<'a> Object<'a> {
             members.push((Cow::Owned(key.into_owned()), value.into_static()));
         }
         Object { members }
-    }
-
-    /// About the length of the object's JSON text.
-    pub fn len_hint(&self) -> usize {
-        let members: usize = self
-            .members
-            .iter()
-            .map(|(k, v)| k.len() + 4 + v.len_hint())
-            .sum();
-        members + 2
     }
 }
 

@@ -26,17 +26,9 @@ impl UuidCounter {
         let mut id = String::with_capacity(label.len() + 4);
         id.push_str(label);
         id.push('-');
-        push_decimal(&mut id, self.next);
+        crate::json::write_u64(&mut id, self.next);
         id
     }
-}
-
-/// Appends `n` in decimal (no formatting machinery on the per-delta path).
-fn push_decimal(out: &mut String, n: u64) {
-    if n >= 10 {
-        push_decimal(out, n / 10);
-    }
-    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Normalizes one delta. `None` means the delta yields no message (empty text, `stop_reason`,

@@ -9,7 +9,7 @@ use super::rows::{Ids, TextKind};
 use super::tools::{ArgsMode, CallWrite, ResultWrite};
 use super::{TextMode, TranscriptAccumulator};
 use crate::json::content_text;
-use crate::json::{parse_array, Object, Value};
+use crate::json::{parse, Object, Value};
 use std::borrow::Cow;
 
 /// A history page: the messages of `{ messages: [...] }` or of a bare array, in page order.
@@ -23,13 +23,10 @@ impl<'a> HistoryPage<'a> {
     /// Reads a page from JSON text. `None` when the text is not a JSON object or array. An object
     /// without an array `messages` member is an empty page.
     pub fn from_json(json: &'a str) -> Option<HistoryPage<'a>> {
-        let messages = if json.trim_ascii_start().starts_with('[') {
-            parse_array(json)?
-        } else {
-            Object::parse(json)?
-                .take("messages")
-                .into_array()
-                .unwrap_or_default()
+        let messages = match parse(json)? {
+            Value::Array(items) => items,
+            Value::Object(mut page) => page.take("messages").into_array().unwrap_or_default(),
+            _ => return None,
         };
         Some(HistoryPage { messages })
     }

@@ -71,7 +71,7 @@ impl Aliases {
             (None, None) => {
                 self.auto += 1;
                 let mut key = row_key(k, ":auto:", "");
-                push_decimal(&mut key, self.auto);
+                crate::json::write_u64(&mut key, self.auto);
                 key
             }
         })
@@ -119,12 +119,4 @@ pub(super) fn row_key(family: &str, tag: &str, id: &str) -> String {
     key.push_str(tag);
     key.push_str(id);
     key
-}
-
-/// Appends `n` in decimal.
-fn push_decimal(out: &mut String, n: u64) {
-    if n >= 10 {
-        push_decimal(out, n / 10);
-    }
-    out.push(char::from(b'0' + (n % 10) as u8));
 }

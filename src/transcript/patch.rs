@@ -62,13 +62,15 @@ impl TranscriptAccumulator {
         }
         changes.moved = Some(moved);
         // In place: each swap puts one row at its new index (`old_to_new` follows the rows).
+        let rows = self.rows.as_mut_slice();
         for i in 0..old_to_new.len() {
             while let Some(&new) = old_to_new.get(i) {
                 let new = new as usize;
-                if new == i || new >= old_to_new.len() {
+                let len = rows.len().min(old_to_new.len());
+                if new == i || new >= len || i >= len {
                     break;
                 }
-                self.rows.swap(i, new);
+                rows.swap(i, new);
                 old_to_new.swap(i, new);
             }
         }

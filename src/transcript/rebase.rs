@@ -160,7 +160,11 @@ impl Cursor<'_> {
 
     /// Reads one ASCII digit.
     fn digit(&mut self) -> Option<u32> {
-        self.eat(b"0123456789").map(|d| u32::from(d - b'0'))
+        let (&first, rest) = self.0.split_first()?;
+        first.is_ascii_digit().then(|| {
+            self.0 = rest;
+            u32::from(first - b'0')
+        })
     }
 
     /// Reads exactly `len` digits as a number within `min..=max`.

@@ -49,11 +49,16 @@ impl ReplayTable {
     }
 
     fn insert(&mut self, run: Option<&str>, seq: f64) {
-        if self.runs.len() >= MAX_RUNS {
-            // Evict the entry inserted first; raising a threshold does not refresh its position.
-            self.runs.remove(0);
+        let mut entry = (run.unwrap_or("").to_owned(), seq);
+        if self.runs.len() < MAX_RUNS {
+            self.runs.push(entry);
+            return;
         }
-        self.runs.push((run.unwrap_or("").to_owned(), seq));
+        // Evict the entry inserted first (raising a threshold does not refresh its position):
+        // from the newest down, each entry takes the place of the one before it.
+        for slot in self.runs.iter_mut().rev() {
+            std::mem::swap(slot, &mut entry);
+        }
     }
 
     /// The threshold of `run` (`None` for no run id), if it has one.
