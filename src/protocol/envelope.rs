@@ -8,7 +8,7 @@
 use crate::json::{Object, Value};
 use std::borrow::Cow;
 
-/// The known top-level members, in the order of [`KEYS`].
+/// The known top-level members (their wire names: [`Member::of`]).
 #[derive(Clone, Copy)]
 pub(super) enum Member {
     Type,
@@ -36,48 +36,57 @@ pub(super) enum Member {
     Success,
 }
 
-/// The wire name of each [`Member`], indexed by the member.
-const KEYS: [&str; 23] = [
-    "type",
-    "request_id",
-    "runtime",
-    "agent_id",
-    "agentId",
-    "conversation_id",
-    "conversationId",
-    "delta",
-    "loop_status",
-    "turn_id",
-    "run_id",
-    "stop_reason",
-    "error",
-    "queue",
-    "removed",
-    "device_status",
-    "request",
-    "tool_call_id",
-    "tool_name",
-    "input",
-    "accepted",
-    "disposition",
-    "success",
-];
+impl Member {
+    /// The member a top-level key names. A `match` (dispatched on length and bytes), not a scan
+    /// of a name table: it runs for every member of every frame.
+    fn of(key: &str) -> Option<Member> {
+        Some(match key {
+            "type" => Member::Type,
+            "request_id" => Member::RequestId,
+            "runtime" => Member::Runtime,
+            "agent_id" => Member::AgentId,
+            "agentId" => Member::AgentIdCamel,
+            "conversation_id" => Member::ConversationId,
+            "conversationId" => Member::ConversationIdCamel,
+            "delta" => Member::Delta,
+            "loop_status" => Member::LoopStatus,
+            "turn_id" => Member::TurnId,
+            "run_id" => Member::RunId,
+            "stop_reason" => Member::StopReason,
+            "error" => Member::Error,
+            "queue" => Member::Queue,
+            "removed" => Member::Removed,
+            "device_status" => Member::DeviceStatus,
+            "request" => Member::Request,
+            "tool_call_id" => Member::ToolCallId,
+            "tool_name" => Member::ToolName,
+            "input" => Member::Input,
+            "accepted" => Member::Accepted,
+            "disposition" => Member::Disposition,
+            "success" => Member::Success,
+            _ => return None,
+        })
+    }
+}
+
+/// How many members there are (the last one's index + 1).
+const MEMBER_COUNT: usize = Member::Success as usize + 1;
 
 /// The known top-level members of a frame ([`Value::Absent`] when absent; a parsed member is
 /// never absent).
 pub(super) struct Envelope<'a> {
-    values: [Value<'a>; KEYS.len()],
+    values: [Value<'a>; MEMBER_COUNT],
 }
 
 impl<'a> Envelope<'a> {
     /// Collects the known members; `None` when one of them appears twice.
     pub fn read(object: Object<'a>) -> Option<Self> {
-        let mut values = [const { Value::Absent }; KEYS.len()];
+        let mut values = [const { Value::Absent }; MEMBER_COUNT];
         for (key, value) in object.into_members() {
-            let Some(i) = KEYS.iter().position(|k| *k == key) else {
+            let Some(member) = Member::of(&key) else {
                 continue;
             };
-            let slot = values.get_mut(i)?;
+            let slot = values.get_mut(member as usize)?;
             if !matches!(std::mem::replace(slot, value), Value::Absent) {
                 return None;
             }
