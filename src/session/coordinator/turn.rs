@@ -222,7 +222,7 @@ impl Turn {
     }
 }
 
-/// Whether `ids` holds `id` (the one scan every run-id list of the coordinator shares).
+/// Whether `ids` holds `id` (for the short run-id lists of one turn: a plain scan).
 pub(crate) fn lists(ids: &[String], id: &str) -> bool {
     ids.iter().any(|listed| listed == id)
 }
