@@ -84,7 +84,7 @@ export class SessionDriver {
   /** Every `SDKMessage` available now as one JSON array (waiting for one), or `undefined` once the stream ended. */
   nextMessages() {
     if (this.#freed) return Promise.resolve(undefined);
-    const batch = this.#run(TAKE_MESSAGES);
+    const batch = this.#take(TAKE_MESSAGES);
     if (batch !== undefined || this.is(STREAM_ENDED)) return Promise.resolve(batch);
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
@@ -112,7 +112,7 @@ export class SessionDriver {
 
   /** The core's flag `query` (ops.js); false once freed. */
   is(query) {
-    return !this.#freed && this.#run(query) !== undefined;
+    return !this.#freed && this.#core.query(query) !== 0;
   }
 
   isClosed() {
@@ -141,6 +141,11 @@ export class SessionDriver {
   /** One operation of the core, now. */
   #run(op, id = 0, text = "", extra, number = 0) {
     return this.#core.run(op, id, text, extra, number, Date.now());
+  }
+
+  /** `TAKE_EFFECTS` / `TAKE_MESSAGES`: they run after every event and need no clock. */
+  #take(op) {
+    return this.#core.run(op, 0, "", undefined, 0, 0);
   }
 
   #takeCall(id) {
@@ -249,7 +254,7 @@ export class SessionDriver {
   /** Executes the core's effects, delivers messages to waiters and re-arms the timer. */
   #pump() {
     if (this.#freed) return;
-    for (let json = this.#run(TAKE_EFFECTS); json !== undefined; json = this.#freed ? undefined : this.#run(TAKE_EFFECTS)) {
+    for (let json = this.#take(TAKE_EFFECTS); json !== undefined; json = this.#freed ? undefined : this.#take(TAKE_EFFECTS)) {
       for (const effect of JSON.parse(json)) this.#execute(effect);
     }
     this.#deliver();
@@ -313,7 +318,7 @@ export class SessionDriver {
 
   #deliver() {
     while (this.#waiters.length > 0 && !this.#freed) {
-      const batch = this.#run(TAKE_MESSAGES);
+      const batch = this.#take(TAKE_MESSAGES);
       if (batch === undefined && !this.is(STREAM_ENDED)) return;
       this.#waiters.shift()(batch);
     }
@@ -321,7 +326,7 @@ export class SessionDriver {
 
   #arm() {
     if (this.#freed) return;
-    const at = Number(this.#run(NEXT_DEADLINE) ?? -1);
+    const at = this.#core.query(NEXT_DEADLINE);
     if (at === this.#timerAt) return;
     clearTimeout(this.#timer);
     this.#timer = null;

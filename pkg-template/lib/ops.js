@@ -29,7 +29,7 @@ export const FINISH_TOOL = 22;
 export const CLOSE = 23;
 export const TAKE_EFFECTS = 24;
 export const TAKE_MESSAGES = 25;
-// queries: a deadline (decimal text, or undefined for never), then flags ("" set, undefined not)
+// SessionMachine.query(op): a deadline (ms since the epoch, -1 for never), then flags (1 set, 0 not)
 export const NEXT_DEADLINE = 26;
 export const STREAM_ENDED = 27;
 export const WANTS_DEVICE_STATUS = 28;

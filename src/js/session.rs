@@ -70,15 +70,16 @@ pub mod op {
     pub const TAKE_EFFECTS: u8 = 24;
     /// Returns every `SDKMessage` available now as one JSON array, if any.
     pub const TAKE_MESSAGES: u8 = 25;
-    /// Returns when the `TICK` operation is due (ms since the epoch, decimal), if ever.
+    /// Query ([`SessionMachine::query`]): when the `TICK` operation is due (ms since the epoch),
+    /// `-1` for never.
     pub const NEXT_DEADLINE: u8 = 26;
-    /// Flag (`""` when set): `stream()` has nothing more to give (the session closed).
+    /// Query, a flag (`1` set, `0` not): `stream()` has nothing more to give (the session closed).
     pub const STREAM_ENDED: u8 = 27;
-    /// Flag: device status is wanted (else big status frames may be skipped unread).
+    /// Query, a flag: device status is wanted (else big status frames may be skipped unread).
     pub const WANTS_DEVICE_STATUS: u8 = 28;
-    /// Flag: a turn is active or queued.
+    /// Query, a flag: a turn is active or queued.
     pub const HAS_IN_FLIGHT_TURN: u8 = 29;
-    /// Flag: the session is closed (`close()` or a transport loss).
+    /// Query, a flag: the session is closed (`close()` or a transport loss).
     pub const IS_CLOSED: u8 = 30;
 }
 
@@ -154,19 +155,28 @@ impl SessionMachine {
             op::CLOSE => core.close(now),
             op::TAKE_EFFECTS => return self.take_effects(),
             op::TAKE_MESSAGES => return self.take_messages(),
-            op::NEXT_DEADLINE => {
-                let at = core.next_deadline()?;
-                let mut text = String::new();
-                crate::json::write_u64(&mut text, at);
-                return Some(text);
-            }
-            op::STREAM_ENDED => return flag(core.stream_ended()),
-            op::WANTS_DEVICE_STATUS => return flag(core.wants_device_status()),
-            op::HAS_IN_FLIGHT_TURN => return flag(core.has_in_flight_turn()),
-            op::IS_CLOSED => return flag(core.is_closed()),
             _ => {}
         }
         None
+    }
+
+    /// Answers the query `op` (`NEXT_DEADLINE` and the flags of [`op`]) as a number, without
+    /// crossing a string: the driver asks after every event, so this stays cheap.
+    pub fn query(&self, op: u8) -> f64 {
+        let core = &self.core;
+        let set = match op {
+            op::NEXT_DEADLINE => return core.next_deadline().map_or(-1.0, |at| at as f64),
+            op::STREAM_ENDED => core.stream_ended(),
+            op::WANTS_DEVICE_STATUS => core.wants_device_status(),
+            op::HAS_IN_FLIGHT_TURN => core.has_in_flight_turn(),
+            op::IS_CLOSED => core.is_closed(),
+            _ => false,
+        };
+        if set {
+            1.0
+        } else {
+            0.0
+        }
     }
 }
 
@@ -188,11 +198,6 @@ impl SessionMachine {
         }
         batch.finish()
     }
-}
-
-/// A flag as [`SessionMachine::run`] answers it: `""` when set, `None` when not.
-fn flag(set: bool) -> Option<String> {
-    set.then(String::new)
 }
 
 /// `None`, or the error as `[name, code, message]` JSON.
