@@ -3,10 +3,9 @@
 
 use super::core::{Phase, SessionCore};
 use super::error::SessionError;
-use super::ids::push_decimal;
 use super::options::{normalize_permission_mode, positive_integer, text};
 use super::requests::{CallId, Purpose, ResponseMatch, Shape};
-use crate::json::{Object, ObjectWriter, Value};
+use crate::json::{write_u64, Object, ObjectWriter, Value};
 use crate::protocol::commands::{
     ChangeDeviceState, Command, ConversationMessagesList, CreateMessage, DeviceStatePayload, Input,
     InputPayload, ListModels, MessagesQuery, ModelPayload, RemoveQueueItem, RuntimeRequest, Sync,
@@ -41,9 +40,9 @@ impl SessionCore {
             Some(otid) => otid.to_owned(),
             None => {
                 let mut id = String::from("sdk-message-");
-                push_decimal(&mut id, now);
+                write_u64(&mut id, now);
                 id.push('-');
-                push_decimal(&mut id, self.sent_messages);
+                write_u64(&mut id, self.sent_messages);
                 id
             }
         };

@@ -28,17 +28,9 @@ impl RequestIds {
         id.push('-');
         id.push_str(&self.nonce);
         id.push('-');
-        push_decimal(&mut id, n);
+        crate::json::write_u64(&mut id, n);
         id
     }
-}
-
-/// Appends `n` in decimal (no formatting machinery in the wasm).
-pub fn push_decimal(out: &mut String, n: u64) {
-    if n >= 10 {
-        push_decimal(out, n / 10);
-    }
-    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 #[cfg(test)]
