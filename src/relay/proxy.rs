@@ -63,6 +63,8 @@ pub async fn upgrade(
     upgrade
         .max_frame_size(limit)
         .max_message_size(limit)
+        .read_buffer_size(upstream::SOCKET_BUFFER_BYTES)
+        .write_buffer_size(upstream::SOCKET_BUFFER_BYTES)
         .on_failed_upgrade(|_| log("ws upgrade failed"))
         .on_upgrade(move |socket| session(relay, socket, permit))
 }

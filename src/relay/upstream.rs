@@ -82,11 +82,17 @@ pub fn tls_config(ca_file: Option<&Path>) -> Result<Arc<ClientConfig>, String> {
 /// An open upstream socket.
 pub type Upstream = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// The size limits used on every socket of the relay.
+/// Read and write buffer of each socket. The library's default (128 KiB each) would cost about
+/// half a megabyte per relayed session; messages larger than this still pass (the buffers grow).
+pub const SOCKET_BUFFER_BYTES: usize = 8 * 1024;
+
+/// The size limits and buffers used on every socket of the relay.
 pub fn ws_config(max_frame_bytes: usize) -> WebSocketConfig {
     WebSocketConfig::default()
         .max_frame_size(Some(max_frame_bytes))
         .max_message_size(Some(max_frame_bytes))
+        .read_buffer_size(SOCKET_BUFFER_BYTES)
+        .write_buffer_size(SOCKET_BUFFER_BYTES)
 }
 
 /// Opens the upstream socket. The error is a short description fit for a close reason and a
