@@ -150,7 +150,7 @@ async fn drain(
             "shutdown grace over: closing {} sockets with 1001",
             relay.limits.open()
         ));
-        let _ = relay.shutdown.send(true);
+        relay.shutdown.send_replace(true);
         let bound = pump::CLOSE_GRACE * 2 + Duration::from_secs(1);
         if tokio::time::timeout(bound, relay.limits.wait_idle())
             .await
