@@ -193,6 +193,8 @@ export async function startStack(options = {}) {
       relayArgs.push("--token-file", tokenFile);
     }
     if (options.ttlS) relayArgs.push("--ttl-s", String(options.ttlS));
+    // Stopping the demo should not wait out the relay's production drain (30 s by default).
+    relayArgs.push("--shutdown-grace-s", "1");
     const [, url] = await spawnUntil(
       "relay",
       relayCommand,

@@ -8,17 +8,30 @@ use axum::http::Uri;
 
 /// The usage text printed by `--help` and after a bad option.
 pub const USAGE: &str = "\
-usage: letta-relay --upstream ws://HOST:PORT/ws [options]
+usage: letta-relay --upstream ws[s]://HOST:PORT/ws [options]
 
   --listen ADDR           address to bind (default 127.0.0.1:8080; port 0 picks a free one)
   --static DIR            serve the page from DIR (index.html for / and extension-less paths)
-  --upstream URL          the Letta Code app server's WebSocket URL (ws://)
+  --upstream URL          the Letta Code app server's WebSocket URL (ws:// or wss://)
   --token-file PATH       file holding the app server's bearer token
                           (else the environment variable LETTA_APP_SERVER_TOKEN)
+  --secret-file PATH      file holding the ticket secret (32 bytes or more), shared by replicas
+                          (else LETTA_RELAY_SECRET; else one drawn at start for this process only)
+  --ca-file PATH          PEM bundle of the CAs trusted for a wss:// upstream
+                          (default: the platform's root certificates)
   --allow-origin ORIGIN   another browser origin allowed to connect (repeatable)
   --ticket-ttl-s N        lifetime of a connection ticket in seconds (default 300)
   --max-frame-bytes N     largest frame or message relayed, both ways (default 16777216)
-  --ttl-s N               exit after N seconds (for tests)
+  --max-sockets N         most relayed sockets open at once (default 4096; then HTTP 503)
+  --max-sockets-per-client N
+                          most per client IP address (default 64, 0 = no limit; then HTTP 429)
+  --upstream-connect-timeout-s N
+                          time allowed to open the upstream socket (default 10; then close 1011)
+  --idle-timeout-s N      close a socket after N seconds without a message either way
+                          (default 600; close 1001)
+  --shutdown-grace-s N    on SIGTERM, time open sockets get to finish before they are closed
+                          with 1001 (default 30)
+  --ttl-s N               shut down (as on SIGTERM) after N seconds (for tests)
   --help                  print this text";
 
 /// Everything the relay was told on its command line (the token itself is loaded separately).
@@ -32,13 +45,27 @@ pub struct Config {
     pub upstream: Uri,
     /// File to read the token from; `None` means the environment variable.
     pub token_file: Option<PathBuf>,
+    /// File to read the ticket secret from; `None` means the environment variable or a new one.
+    pub secret_file: Option<PathBuf>,
+    /// CA bundle for a `wss://` upstream; `None` means the platform's roots.
+    pub ca_file: Option<PathBuf>,
     /// Extra browser origins (normalized: lowercase, no trailing slash).
     pub allow_origins: Vec<String>,
     /// Lifetime of a ticket.
     pub ticket_ttl: Duration,
     /// Largest frame or message accepted from either side.
     pub max_frame_bytes: usize,
-    /// Exit after this long, if set.
+    /// Most relayed sockets open at once.
+    pub max_sockets: usize,
+    /// Most relayed sockets per client address (`0`: no limit).
+    pub max_sockets_per_client: usize,
+    /// Time allowed to open the upstream socket.
+    pub upstream_connect_timeout: Duration,
+    /// A socket without a message either way for this long is closed.
+    pub idle_timeout: Duration,
+    /// On shutdown, how long open sockets may go on before they are closed.
+    pub shutdown_grace: Duration,
+    /// Shut down after this long, if set.
     pub ttl: Option<Duration>,
 }
 
@@ -57,6 +84,13 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
     let mut static_dir = None;
     let mut upstream = None;
     let mut token_file = None;
+    let mut secret_file = None;
+    let mut ca_file = None;
+    let mut max_sockets: u64 = 4096;
+    let mut max_sockets_per_client: u64 = 64;
+    let mut upstream_connect_timeout_s: u64 = 10;
+    let mut idle_timeout_s: u64 = 600;
+    let mut shutdown_grace_s: u64 = 30;
     let mut allow_origins = Vec::new();
     let mut ticket_ttl_s: u64 = 300;
     let mut max_frame_bytes: usize = 16 * 1024 * 1024;
@@ -89,6 +123,17 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             "--static" => static_dir = Some(PathBuf::from(value()?)),
             "--upstream" => upstream = Some(parse_upstream(&value()?)?),
             "--token-file" => token_file = Some(PathBuf::from(value()?)),
+            "--secret-file" => secret_file = Some(PathBuf::from(value()?)),
+            "--ca-file" => ca_file = Some(PathBuf::from(value()?)),
+            "--max-sockets" => max_sockets = parse_number(&name, &value()?, 1, 1 << 20)?,
+            "--max-sockets-per-client" => {
+                max_sockets_per_client = parse_number(&name, &value()?, 0, 1 << 20)?
+            }
+            "--upstream-connect-timeout-s" => {
+                upstream_connect_timeout_s = parse_number(&name, &value()?, 1, 3600)?
+            }
+            "--idle-timeout-s" => idle_timeout_s = parse_number(&name, &value()?, 1, 604_800)?,
+            "--shutdown-grace-s" => shutdown_grace_s = parse_number(&name, &value()?, 0, 3600)?,
             "--allow-origin" => allow_origins.push(normalize_origin(&value()?)?),
             "--ticket-ttl-s" => ticket_ttl_s = parse_number(&name, &value()?, 1, 86_400)?,
             "--max-frame-bytes" => {
@@ -111,9 +156,16 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
         static_dir,
         upstream,
         token_file,
+        secret_file,
+        ca_file,
         allow_origins,
         ticket_ttl: Duration::from_secs(ticket_ttl_s),
         max_frame_bytes,
+        max_sockets: max_sockets as usize,
+        max_sockets_per_client: max_sockets_per_client as usize,
+        upstream_connect_timeout: Duration::from_secs(upstream_connect_timeout_s),
+        idle_timeout: Duration::from_secs(idle_timeout_s),
+        shutdown_grace: Duration::from_secs(shutdown_grace_s),
         ttl,
     })))
 }
@@ -127,21 +179,18 @@ fn parse_number(name: &str, text: &str, min: u64, max: u64) -> Result<u64, Strin
     }
 }
 
-/// Accepts `ws://host[:port][/path]`; TLS upstreams are not supported by this build.
+/// Accepts `ws://host[:port][/path]` and `wss://…` (TLS, certificate verified).
 fn parse_upstream(text: &str) -> Result<Uri, String> {
     let uri: Uri = text
         .parse()
         .map_err(|_| format!("--upstream: not a URL: {text}"))?;
     match uri.scheme_str() {
-        Some("ws") => {}
-        Some("wss") => {
-            return Err(
-                "--upstream: wss:// is not supported (this relay has no TLS client); \
-                 run it next to the app server and use ws://"
-                    .into(),
-            )
+        Some("ws" | "wss") => {}
+        _ => {
+            return Err(format!(
+                "--upstream: expected a ws:// or wss:// URL, got {text}"
+            ))
         }
-        _ => return Err(format!("--upstream: expected a ws:// URL, got {text}")),
     }
     if uri.host().is_none_or(str::is_empty) {
         return Err(format!("--upstream: no host in {text}"));
@@ -181,6 +230,11 @@ mod tests {
         assert_eq!(c.ticket_ttl, Duration::from_secs(300));
         assert_eq!(c.max_frame_bytes, 16_777_216);
         assert!(c.static_dir.is_none() && c.token_file.is_none() && c.ttl.is_none());
+        assert!(c.secret_file.is_none() && c.ca_file.is_none());
+        assert_eq!((c.max_sockets, c.max_sockets_per_client), (4096, 64));
+        assert_eq!(c.upstream_connect_timeout, Duration::from_secs(10));
+        assert_eq!(c.idle_timeout, Duration::from_secs(600));
+        assert_eq!(c.shutdown_grace, Duration::from_secs(30));
 
         let c = run(&[
             "--listen=127.0.0.1:0",
@@ -198,8 +252,27 @@ mod tests {
             "1024",
             "--ttl-s",
             "9",
+            "--secret-file=/tmp/s",
+            "--ca-file",
+            "/tmp/ca.pem",
+            "--max-sockets",
+            "7",
+            "--max-sockets-per-client",
+            "0",
+            "--upstream-connect-timeout-s",
+            "2",
+            "--idle-timeout-s",
+            "3",
+            "--shutdown-grace-s",
+            "0",
         ])
         .unwrap();
+        assert_eq!(c.secret_file.unwrap(), PathBuf::from("/tmp/s"));
+        assert_eq!(c.ca_file.unwrap(), PathBuf::from("/tmp/ca.pem"));
+        assert_eq!((c.max_sockets, c.max_sockets_per_client), (7, 0));
+        assert_eq!(c.upstream_connect_timeout, Duration::from_secs(2));
+        assert_eq!(c.idle_timeout, Duration::from_secs(3));
+        assert_eq!(c.shutdown_grace, Duration::ZERO);
         assert_eq!(c.listen.port(), 0);
         assert_eq!(c.static_dir.unwrap(), PathBuf::from("www"));
         assert_eq!(c.upstream.to_string(), "ws://localhost:4500/ws");
@@ -216,9 +289,15 @@ mod tests {
     fn bad_options_are_refused() {
         assert!(run(&[]).unwrap_err().contains("--upstream is required"));
         assert!(run(&["--upstream", "http://x/ws"]).is_err());
-        assert!(run(&["--upstream", "wss://x/ws"])
-            .unwrap_err()
-            .contains("wss://"));
+        assert_eq!(
+            run(&["--upstream", "wss://x/ws"])
+                .unwrap()
+                .upstream
+                .scheme_str(),
+            Some("wss")
+        );
+        assert!(run(&["--upstream", "ws://x/ws", "--max-sockets", "0"]).is_err());
+        assert!(run(&["--upstream", "ws://x/ws", "--idle-timeout-s", "0"]).is_err());
         assert!(run(&["--upstream", "ws://x/ws", "--listen", "localhost"]).is_err());
         assert!(run(&["--upstream", "ws://x/ws", "--ticket-ttl-s", "0"]).is_err());
         assert!(run(&["--upstream", "ws://x/ws", "--allow-origin", "localhost"]).is_err());

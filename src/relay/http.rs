@@ -1,8 +1,8 @@
 //! The HTTP side: routes, the page's static files (with a ticket cookie on `index.html`),
 //! `/ticket`, `/healthz`, and one log line per request.
 
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -16,13 +16,17 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
+use tokio::sync::watch;
+
 use super::config::Config;
+use super::limits::Limits;
 use super::log::{clip, log};
 use super::origin::OriginPolicy;
 use super::proxy;
-use super::secret::Token;
+use super::secret::{TicketSecret, Token};
 use super::static_files::{content_type, Resolved, StaticDir};
-use super::tickets::{set_cookie, TicketStore, MAX_TICKETS};
+use super::tickets::{set_cookie, Tickets};
+use super::upstream::{self, Target};
 
 /// Everything the request handlers share.
 #[derive(Debug)]
@@ -35,44 +39,55 @@ pub struct Relay {
     pub policy: OriginPolicy,
     /// The page's files, when `--static` was given.
     pub static_dir: Option<StaticDir>,
-    tickets: Mutex<TicketStore>,
+    /// Issues and checks the signed tickets (no state).
+    pub tickets: Tickets,
+    /// The open-socket counts and limits.
+    pub limits: Arc<Limits>,
+    /// How to reach the upstream.
+    pub target: Target,
+    /// Turns true when open sockets must close (the end of a shutdown's grace period).
+    pub shutdown: watch::Sender<bool>,
 }
 
 impl Relay {
-    /// Builds the shared state (opens the static directory).
-    pub fn new(config: Config, token: Token) -> Result<Self, String> {
+    /// Builds the shared state (opens the static directory, loads the CAs for `wss://`).
+    pub fn new(config: Config, token: Token, secret: &TicketSecret) -> Result<Self, String> {
         let static_dir = match &config.static_dir {
             Some(dir) => Some(StaticDir::open(dir)?),
             None => None,
         };
+        let tls = match config.upstream.scheme_str() {
+            Some("wss") => Some(upstream::tls_config(config.ca_file.as_deref())?),
+            _ => None,
+        };
         Ok(Self {
             policy: OriginPolicy::new(config.allow_origins.clone()),
-            tickets: Mutex::new(TicketStore::new(config.ticket_ttl, MAX_TICKETS)),
+            tickets: Tickets::new(secret, config.ticket_ttl),
+            limits: Limits::new(config.max_sockets, config.max_sockets_per_client),
+            target: Target {
+                url: config.upstream.clone(),
+                tls,
+                connect_timeout: config.upstream_connect_timeout,
+                max_frame_bytes: config.max_frame_bytes,
+            },
+            shutdown: watch::channel(false).0,
             static_dir,
             token,
             config,
         })
     }
 
-    /// The ticket store, locked.
-    pub fn tickets(&self) -> MutexGuard<'_, TicketStore> {
-        self.tickets.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Issues a ticket: its `Set-Cookie` value and its expiry in ms since the Unix epoch.
-    fn issue_ticket(&self) -> Option<(HeaderValue, u128)> {
-        let mut tickets = self.tickets();
-        let ticket = match tickets.issue(Instant::now()) {
+    fn issue_ticket(&self) -> Option<(HeaderValue, u64)> {
+        let ticket = match self.tickets.issue(SystemTime::now()) {
             Ok(ticket) => ticket,
             Err(e) => {
                 log(&format!("cannot draw a random ticket: {e}"));
                 return None;
             }
         };
-        let ttl = tickets.ttl();
-        let expires = SystemTime::now().duration_since(UNIX_EPOCH).ok()? + ttl;
-        let cookie = HeaderValue::from_str(&set_cookie(&ticket, ttl)).ok()?;
-        Some((cookie, expires.as_millis()))
+        let cookie = HeaderValue::from_str(&set_cookie(&ticket.value, self.tickets.ttl())).ok()?;
+        Some((cookie, ticket.expires_at_ms))
     }
 }
 

@@ -1,20 +1,23 @@
-//! Minimal logging to stderr, one line per event, with the token redacted as a last resort.
+//! Minimal logging to stderr, one line per event, with the secrets redacted as a last resort.
 
 use std::sync::OnceLock;
 
-use super::secret::Token;
+use super::secret::{TicketSecret, Token};
 
-static TOKEN: OnceLock<Token> = OnceLock::new();
+static SECRETS: OnceLock<(Token, TicketSecret)> = OnceLock::new();
 
-/// Registers the token so that [`log`] can redact it should a line ever contain it.
-pub fn set_redaction(token: &Token) {
-    let _ = TOKEN.set(token.clone());
+/// Registers the token and the ticket secret so that [`log`] can redact them should a line ever
+/// contain one.
+pub fn set_redaction(token: &Token, secret: &TicketSecret) {
+    let _ = SECRETS.set((token.clone(), secret.clone()));
 }
 
 /// Writes `line` to stderr, prefixed with `letta-relay:`.
 pub fn log(line: &str) {
-    match TOKEN.get() {
-        Some(token) => eprintln!("letta-relay: {}", token.redact(line)),
+    match SECRETS.get() {
+        Some((token, secret)) => {
+            eprintln!("letta-relay: {}", secret.redact(&token.redact(line)))
+        }
         None => eprintln!("letta-relay: {line}"),
     }
 }

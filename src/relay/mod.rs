@@ -5,14 +5,17 @@
 //! with an `Authorization: Bearer` header, which a page cannot set, and without auth it refuses
 //! any upgrade carrying `Origin`. The relay holds the token, serves the page, and relays `/ws`:
 //!
-//! - `config`: the command line; `secret`: the token (never printed);
+//! - `config`: the command line; `secret`: the token and the ticket secret (never printed);
 //! - `http`: routes, static files, `/ticket`, `/healthz`, request log;
-//! - `origin`: the Host / Origin rules; `tickets`: the short-lived ticket cookies;
-//! - `proxy`: the `/ws` checks and upgrade; `upstream`: the authenticated upstream socket;
-//!   `pump`: frames both ways, close propagation, size limits.
+//! - `origin`: the Host / Origin rules; `tickets`: the signed, stateless ticket cookies;
+//! - `limits`: open sockets, in total and per client address;
+//! - `proxy`: the `/ws` checks and upgrade; `upstream`: the authenticated upstream socket
+//!   (`ws://` or `wss://`); `pump`: frames both ways, close propagation, size and idle limits;
+//! - this module: start-up and the graceful shutdown on SIGTERM.
 
 pub mod config;
 pub mod http;
+pub mod limits;
 pub mod log;
 pub mod origin;
 pub mod proxy;
@@ -23,12 +26,17 @@ pub mod tickets;
 pub mod upstream;
 
 use std::future::IntoFuture;
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::oneshot;
 
 use self::config::{parse_args, Command, Config, USAGE};
 use self::http::Relay;
-use self::secret::Token;
+use self::secret::{TicketSecret, Token};
 
 /// Runs the relay with the process's arguments; returns the exit code.
 pub fn main() -> ExitCode {
@@ -54,19 +62,27 @@ pub fn main() -> ExitCode {
 
 fn start(config: Config) -> Result<(), String> {
     let token = Token::load(config.token_file.as_deref())?;
-    log::set_redaction(&token);
+    let secret = TicketSecret::load(config.secret_file.as_deref())?;
+    log::set_redaction(&token, &secret);
+    if secret.is_generated() {
+        log::log(
+            "no --secret-file or LETTA_RELAY_SECRET: tickets are signed with a secret drawn for \
+             this process (other replicas and restarts will not accept them)",
+        );
+    }
     let ttl = config.ttl;
     let listen = config.listen;
-    let relay = Arc::new(Relay::new(config, token)?);
+    let grace = config.shutdown_grace;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let relay = Arc::new(Relay::new(config, token, &secret)?);
     if let Some(dir) = &relay.static_dir {
         if !dir.index().is_file() {
             log::log("warning: the static directory has no index.html");
         }
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the runtime: {e}"))?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
@@ -75,19 +91,73 @@ fn start(config: Config) -> Result<(), String> {
             .local_addr()
             .map_err(|e| format!("cannot read the bound address: {e}"))?;
         println!("relay listening on http://{addr}/");
-        let server = axum::serve(listener, http::router(relay)).into_future();
-        match ttl {
-            None => server.await.map_err(|e| format!("server failed: {e}")),
-            Some(ttl) => tokio::select! {
-                result = server => result.map_err(|e| format!("server failed: {e}")),
-                () = tokio::time::sleep(ttl) => {
-                    log::log("--ttl-s elapsed, exiting");
-                    Ok(())
-                }
-            },
-        }
+        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        let app = http::router(relay.clone()).into_make_service_with_connect_info::<SocketAddr>();
+        let server = axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stop_rx.await;
+            })
+            .into_future();
+        let server = tokio::spawn(server);
+        let why = stop_requested(ttl).await?;
+        let _ = stop_tx.send(());
+        drain(&relay, server, why, grace).await;
+        Ok::<(), String>(())
     })?;
-    // Sessions still open are cut here; `--ttl-s` is for tests.
     runtime.shutdown_background();
     Ok(())
+}
+
+/// Resolves on SIGTERM, SIGINT or the end of `--ttl-s`, naming which.
+async fn stop_requested(ttl: Option<Duration>) -> Result<&'static str, String> {
+    let mut term =
+        signal(SignalKind::terminate()).map_err(|e| format!("cannot watch for SIGTERM: {e}"))?;
+    let mut int =
+        signal(SignalKind::interrupt()).map_err(|e| format!("cannot watch for SIGINT: {e}"))?;
+    let ttl = async {
+        match ttl {
+            Some(ttl) => tokio::time::sleep(ttl).await,
+            None => std::future::pending().await,
+        }
+    };
+    Ok(tokio::select! {
+        _ = term.recv() => "SIGTERM",
+        _ = int.recv() => "SIGINT",
+        () = ttl => "--ttl-s elapsed",
+    })
+}
+
+/// The graceful shutdown: the listener is closed already; open sockets get `grace` to end by
+/// themselves, then the rest are closed with 1001 (each within the closing handshake's bound).
+async fn drain(
+    relay: &Relay,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+    why: &str,
+    grace: Duration,
+) {
+    log::log(&format!(
+        "{why}: no longer accepting; {} open sockets get up to {} s to finish",
+        relay.limits.open(),
+        grace.as_secs()
+    ));
+    let finished = tokio::time::timeout(grace, async {
+        let _ = server.await;
+        relay.limits.wait_idle().await;
+    })
+    .await;
+    if finished.is_err() {
+        log::log(&format!(
+            "shutdown grace over: closing {} sockets with 1001",
+            relay.limits.open()
+        ));
+        relay.shutdown.send_replace(true);
+        let bound = pump::CLOSE_GRACE * 2 + Duration::from_secs(1);
+        if tokio::time::timeout(bound, relay.limits.wait_idle())
+            .await
+            .is_err()
+        {
+            log::log("some sockets did not finish closing; exiting anyway");
+        }
+    }
+    log::log("shut down");
 }

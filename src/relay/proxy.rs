@@ -1,27 +1,32 @@
-//! `/ws`: checks Host, Origin and the ticket, then upgrades, opens the upstream socket and relays.
+//! `/ws`: checks Host, Origin, the ticket and the socket limits, then upgrades, opens the
+//! upstream socket and relays.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, SystemTime};
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{self, WebSocket, WebSocketUpgrade};
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
 use super::http::{text, Relay};
+use super::limits::{Full, Permit};
 use super::log::log;
-use super::pump::{self, close_frame, CLOSE_UPSTREAM_FAILED};
+use super::pump::{self, close_frame, SessionLimits, CLOSE_UPSTREAM_FAILED};
 use super::upstream;
 
 /// How long a refused browser socket gets to answer the relay's close frame.
 const REFUSAL_GRACE: Duration = Duration::from_secs(2);
 
-/// The `/ws` handler: 403 for a foreign Host or Origin, 401 without a valid ticket, otherwise
-/// the upgrade (with the size limits) and the relayed session.
+/// The `/ws` handler: 403 for a foreign Host or Origin, 401 without a valid ticket, 503 when
+/// the relay holds `--max-sockets` and 429 when the client's address holds
+/// `--max-sockets-per-client`; otherwise the upgrade (with the size limits) and the session.
 pub async fn upgrade(
     State(relay): State<Arc<Relay>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
@@ -29,7 +34,7 @@ pub async fn upgrade(
         log(&format!("ws refused: {}", refusal.message()));
         return text(StatusCode::FORBIDDEN, refusal.message());
     }
-    if let Err(rejection) = relay.tickets().check_request(&headers, Instant::now()) {
+    if let Err(rejection) = relay.tickets.check_request(&headers, SystemTime::now()) {
         log(&format!("ws refused: {}", rejection.message()));
         return text(StatusCode::UNAUTHORIZED, rejection.message());
     }
@@ -37,21 +42,44 @@ pub async fn upgrade(
         Ok(upgrade) => upgrade,
         Err(rejection) => return rejection.into_response(),
     };
+    let permit = match relay.limits.acquire(client.ip()) {
+        Ok(permit) => permit,
+        Err(full) => {
+            let status = match full {
+                Full::Total(_) => StatusCode::SERVICE_UNAVAILABLE,
+                Full::PerClient(_) => StatusCode::TOO_MANY_REQUESTS,
+            };
+            let message = full.message();
+            log(&format!("ws refused ({}): {message}", status.as_u16()));
+            let mut response = (status, message).into_response();
+            response.headers_mut().insert(
+                axum::http::header::CACHE_CONTROL,
+                axum::http::HeaderValue::from_static("no-store"),
+            );
+            return response;
+        }
+    };
     let limit = relay.config.max_frame_bytes;
     upgrade
         .max_frame_size(limit)
         .max_message_size(limit)
+        .read_buffer_size(upstream::SOCKET_BUFFER_BYTES)
+        .write_buffer_size(upstream::SOCKET_BUFFER_BYTES)
         .on_failed_upgrade(|_| log("ws upgrade failed"))
-        .on_upgrade(move |socket| session(relay, socket))
+        .on_upgrade(move |socket| session(relay, socket, permit))
 }
 
-async fn session(relay: Arc<Relay>, mut browser: WebSocket) {
-    let limit = relay.config.max_frame_bytes;
-    let upstream = upstream::connect(&relay.config.upstream, &relay.token, limit).await;
+async fn session(relay: Arc<Relay>, mut browser: WebSocket, permit: Permit) {
+    let upstream = upstream::connect(&relay.target, &relay.token).await;
     match upstream {
         Ok(upstream) => {
             log("ws session open");
-            let summary = pump::relay(browser, upstream, limit).await;
+            let limits = SessionLimits {
+                max_frame_bytes: relay.config.max_frame_bytes,
+                idle: relay.config.idle_timeout,
+            };
+            let shutdown = relay.shutdown.subscribe();
+            let summary = pump::relay(browser, upstream, limits, shutdown).await;
             log(&format!("ws session ended: {summary}"));
         }
         Err(why) => {
@@ -72,4 +100,5 @@ async fn session(relay: Arc<Relay>, mut browser: WebSocket) {
             }
         }
     }
+    drop(permit);
 }

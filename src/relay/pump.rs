@@ -1,11 +1,13 @@
 //! Relaying one session: frames both ways between the browser socket (axum's server side) and
-//! the upstream socket (tungstenite's client side), with close propagation and size limits.
+//! the upstream socket (tungstenite's client side), with close propagation, size limits, an idle
+//! timeout and the relay's shutdown.
 
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::ws::{self, WebSocket};
 use futures_util::{SinkExt, StreamExt};
+use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -20,8 +22,21 @@ pub const CLOSE_GRACE: Duration = Duration::from_secs(5);
 pub const CLOSE_TOO_BIG: u16 = 1009;
 /// Close code for "internal error", used when the upstream fails or goes away.
 pub const CLOSE_UPSTREAM_FAILED: u16 = 1011;
-/// Close code for "going away", sent upstream when the browser disappears without a close.
+/// Close code for "going away": sent upstream when the browser disappears without a close, and
+/// to both sides when a socket was idle too long or the relay shuts down.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
+
+/// The reason of the close frames sent when the relay shuts down.
+pub const SHUTDOWN_REASON: &str = "relay shutting down";
+
+/// The limits of one session besides the connection count.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionLimits {
+    /// Largest frame or message, both ways.
+    pub max_frame_bytes: usize,
+    /// Longest time without a data message either way.
+    pub idle: Duration,
+}
 
 /// One of the two sockets of a session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,6 +70,8 @@ enum Event {
     TooBig,
     Gone,
     Skip,
+    /// The relay closes both sides itself (idle, shutdown), with this reason.
+    GoingAway(String),
 }
 
 #[derive(Debug, Default, Clone, Copy)]
@@ -64,11 +81,20 @@ struct Leg {
 }
 
 /// Relays frames until both sockets are closed (or the closing grace period ends); returns a
-/// one-line summary for the log.
-pub async fn relay(mut browser: WebSocket, mut upstream: Upstream, limit: usize) -> String {
+/// one-line summary for the log. When `shutdown` turns true, or no data message passed for
+/// `limits.idle`, both sides are closed with 1001.
+pub async fn relay(
+    mut browser: WebSocket,
+    mut upstream: Upstream,
+    limits: SessionLimits,
+    mut shutdown: watch::Receiver<bool>,
+) -> String {
+    let limit = limits.max_frame_bytes;
     let mut legs = [Leg::default(); 2];
     let idx = |side: Side| side as usize;
     let mut deadline: Option<Instant> = None;
+    let mut idle_at = Instant::now() + limits.idle;
+    let mut watching_shutdown = true;
     let mut summary: Vec<String> = Vec::new();
     while !(legs[0].done && legs[1].done) {
         let (bdone, udone) = (
@@ -76,12 +102,27 @@ pub async fn relay(mut browser: WebSocket, mut upstream: Upstream, limit: usize)
             legs[idx(Side::Upstream)].done,
         );
         let grace = deadline.unwrap_or_else(Instant::now);
+        let open = deadline.is_none();
         let (side, event) = tokio::select! {
             e = recv_browser(&mut browser), if !bdone => (Side::Browser, e),
             e = recv_upstream(&mut upstream), if !udone => (Side::Upstream, e),
             _ = tokio::time::sleep_until(grace), if deadline.is_some() => {
                 summary.push("closing handshake timed out".into());
                 break;
+            }
+            () = tokio::time::sleep_until(idle_at), if open => {
+                let secs = limits.idle.as_secs();
+                summary.push(format!("idle for {secs} s (--idle-timeout-s)"));
+                let reason = format!("relay: idle for {secs} s");
+                (Side::Browser, Event::GoingAway(reason))
+            }
+            changed = shutdown.wait_for(|&stop| stop), if open && watching_shutdown => {
+                if changed.is_err() {
+                    watching_shutdown = false;
+                    continue;
+                }
+                summary.push("closed by the relay's shutdown".into());
+                (Side::Browser, Event::GoingAway(SHUTDOWN_REASON.into()))
             }
         };
         let other = side.other();
@@ -91,7 +132,20 @@ pub async fn relay(mut browser: WebSocket, mut upstream: Upstream, limit: usize)
         };
         match event {
             Event::Skip => continue,
+            Event::GoingAway(reason) => {
+                let frame = close_frame(CLOSE_GOING_AWAY, &reason);
+                close(
+                    &mut sockets,
+                    &mut legs[idx(side)],
+                    side,
+                    Some(frame.clone()),
+                )
+                .await;
+                close(&mut sockets, &mut legs[idx(other)], other, Some(frame)).await;
+                deadline.get_or_insert_with(|| Instant::now() + CLOSE_GRACE);
+            }
             Event::Data(message) => {
+                idle_at = Instant::now() + limits.idle;
                 if legs[idx(other)].close_sent {
                     continue;
                 }

@@ -1,5 +1,6 @@
-//! The app server's bearer token: loaded once, only ever turned into an `Authorization` header
-//! value marked sensitive, and never printed (its `Debug` is redacted, it has no `Display`).
+//! The relay's two secrets, never printed (redacted `Debug`, no `Display`): the app server's
+//! bearer token, only ever turned into an `Authorization` header value marked sensitive, and the
+//! ticket secret that signs connection tickets.
 
 use std::fmt;
 use std::path::Path;
@@ -69,6 +70,87 @@ impl Token {
     }
 }
 
+/// Environment variable read for the ticket secret when no `--secret-file` is given.
+pub const SECRET_ENV: &str = "LETTA_RELAY_SECRET";
+
+/// Fewest bytes a given ticket secret may have.
+pub const MIN_SECRET_BYTES: usize = 32;
+
+/// The key that signs tickets. Replicas behind one origin share it; without one, each process
+/// draws its own at start.
+#[derive(Clone)]
+pub struct TicketSecret {
+    key: Vec<u8>,
+    generated: bool,
+}
+
+impl fmt::Debug for TicketSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TicketSecret(<redacted>)")
+    }
+}
+
+impl TicketSecret {
+    /// A secret from its text (trimmed), at least [`MIN_SECRET_BYTES`] long.
+    pub fn new(text: &str) -> Result<Self, String> {
+        let text = text.trim();
+        if text.len() < MIN_SECRET_BYTES {
+            return Err(format!(
+                "the ticket secret is shorter than {MIN_SECRET_BYTES} bytes"
+            ));
+        }
+        Ok(Self {
+            key: text.as_bytes().to_vec(),
+            generated: false,
+        })
+    }
+
+    /// 32 random bytes, for a single relay that shares its tickets with no one.
+    pub fn generate() -> Result<Self, String> {
+        let mut key = vec![0u8; 32];
+        getrandom::fill(&mut key).map_err(|e| format!("cannot draw a ticket secret: {e}"))?;
+        Ok(Self {
+            key,
+            generated: true,
+        })
+    }
+
+    /// Reads the secret from `file`, else `LETTA_RELAY_SECRET`, else generates one.
+    pub fn load(file: Option<&Path>) -> Result<Self, String> {
+        match file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    format!("cannot read --secret-file {}: {}", path.display(), e.kind())
+                })?;
+                Self::new(&text).map_err(|e| format!("--secret-file {}: {e}", path.display()))
+            }
+            None => match std::env::var(SECRET_ENV) {
+                Ok(text) => Self::new(&text).map_err(|e| format!("{SECRET_ENV}: {e}")),
+                Err(_) => Self::generate(),
+            },
+        }
+    }
+
+    /// Whether this process drew the secret itself (its tickets work nowhere else).
+    pub fn is_generated(&self) -> bool {
+        self.generated
+    }
+
+    /// The HMAC key.
+    pub fn key(&self) -> &[u8] {
+        &self.key
+    }
+
+    /// Replaces the secret's text in `text` (given secrets are text; a generated one never is
+    /// printed anywhere).
+    pub fn redact(&self, text: &str) -> String {
+        match std::str::from_utf8(&self.key) {
+            Ok(secret) if !self.generated => text.replace(secret, "<redacted>"),
+            _ => text.to_owned(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +173,23 @@ mod tests {
         assert!(Token::new(" \n").is_err());
         let err = Token::new("abc\u{7}def").unwrap_err();
         assert!(!err.contains("abc"));
+    }
+
+    #[test]
+    fn ticket_secrets_are_long_enough_redacted_and_generated_when_absent() {
+        let err = TicketSecret::new("short-secret").unwrap_err();
+        assert!(!err.contains("short-secret"), "{err}");
+        let secret = TicketSecret::new(" 0123456789abcdef0123456789abcdef\n").unwrap();
+        assert_eq!(secret.key(), b"0123456789abcdef0123456789abcdef");
+        assert!(!secret.is_generated());
+        assert!(!format!("{secret:?}").contains("0123"));
+        assert_eq!(
+            secret.redact("a 0123456789abcdef0123456789abcdef b"),
+            "a <redacted> b"
+        );
+        let a = TicketSecret::generate().unwrap();
+        let b = TicketSecret::generate().unwrap();
+        assert!(a.is_generated());
+        assert_ne!(a.key(), b.key());
     }
 }

@@ -1,4 +1,7 @@
 //! The cases of `tests/relay.rs`, by concern.
 
 mod http;
+mod limits;
+mod tickets;
+mod tls;
 mod websocket;

@@ -1,4 +1,5 @@
-//! Helpers of `tests/relay.rs`: the relay process, an HTTP/WebSocket client, a fake upstream.
+//! Helpers of `tests/relay.rs`: the relay process, an HTTP/WebSocket client, a fake upstream
+//! (plain or TLS), a page-load flood.
 
 use std::future::Future;
 use std::time::Duration;
@@ -8,7 +9,9 @@ use tokio_tungstenite::tungstenite::Message;
 
 pub mod client;
 pub mod fixture;
+pub mod flood;
 pub mod process;
+pub mod tls;
 pub mod upstream;
 
 /// Every test finishes within this, or fails.

@@ -33,6 +33,7 @@ fn command(args: &[String], token: &TokenSource<'_>) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_letta-relay"));
     cmd.args(args)
         .env_remove("LETTA_APP_SERVER_TOKEN")
+        .env_remove("LETTA_RELAY_SECRET")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -73,6 +74,16 @@ impl RelayProcess {
     /// Starts the relay with `args` (plus `--listen 127.0.0.1:0 --ttl-s 60`) and waits for its
     /// one ready line, which must announce the port.
     pub fn start(args: &[String], token: TokenSource<'_>, token_text: &str) -> RelayProcess {
+        Self::start_with_env(args, token, token_text, &[])
+    }
+
+    /// [`RelayProcess::start`] with extra environment variables.
+    pub fn start_with_env(
+        args: &[String],
+        token: TokenSource<'_>,
+        token_text: &str,
+        env: &[(&str, &str)],
+    ) -> RelayProcess {
         let mut all = vec![
             "--listen".to_string(),
             "127.0.0.1:0".into(),
@@ -80,7 +91,9 @@ impl RelayProcess {
             "60".into(),
         ];
         all.extend_from_slice(args);
-        let mut child = command(&all, &token).spawn().expect("spawn letta-relay");
+        let mut cmd = command(&all, &token);
+        cmd.envs(env.iter().copied());
+        let mut child = cmd.spawn().expect("spawn letta-relay");
         let output = Arc::new(Mutex::new(String::new()));
         let (tx, rx) = mpsc::channel();
         let readers = vec![
@@ -115,6 +128,45 @@ impl RelayProcess {
     /// The relay's own origin.
     pub fn origin(&self) -> String {
         format!("http://{}", self.authority())
+    }
+
+    /// Everything the relay printed so far.
+    pub fn output(&self) -> String {
+        self.output.lock().unwrap().clone()
+    }
+
+    /// Waits (up to 10 s) until the relay printed `needle`; fails the test otherwise.
+    pub async fn wait_for_output(&self, needle: &str) {
+        for _ in 0..400 {
+            if self.output().contains(needle) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("the relay never printed {needle:?}:\n{}", self.output());
+    }
+
+    /// Sends SIGTERM to the relay (by its pid).
+    pub fn terminate(&self) {
+        let pid = self.child.as_ref().expect("running").id();
+        let status = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+    }
+
+    /// Waits (up to `limit`) for the relay to exit by itself; returns its status.
+    pub async fn wait_exit(&mut self, limit: Duration) -> ExitStatus {
+        let deadline = Instant::now() + limit;
+        let child = self.child.as_mut().expect("running");
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "the relay did not exit in time");
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
     }
 
     /// Stops the relay (if still running) and returns everything it printed.

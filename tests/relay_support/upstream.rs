@@ -4,12 +4,14 @@
 //!
 //! Text commands: `big` → answers with a text message of `big_size` bytes; `close-me` → closes
 //! with 4001 "server bye"; `drop-me` → drops the connection without a close frame. Everything
-//! else (text or binary) is echoed.
+//! else (text or binary) is echoed. [`FakeUpstream::start_tls`] serves the same over TLS.
 
 use std::sync::{Arc, Mutex};
 
 use futures_util::{SinkExt, StreamExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
 use tokio_tungstenite::tungstenite::handshake::server::{ErrorResponse, Request, Response};
 use tokio_tungstenite::tungstenite::http::StatusCode;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -47,14 +49,33 @@ pub struct FakeUpstream {
 impl FakeUpstream {
     /// Starts it on a free loopback port, expecting `token`.
     pub async fn start(token: &str, big_size: usize) -> FakeUpstream {
+        Self::listen(token, big_size, None).await
+    }
+
+    /// Starts it behind TLS (`wss://127.0.0.1:<port>/ws`) with `acceptor`'s certificate.
+    pub async fn start_tls(token: &str, acceptor: TlsAcceptor) -> FakeUpstream {
+        Self::listen(token, 0, Some(acceptor)).await
+    }
+
+    async fn listen(token: &str, big_size: usize, tls: Option<TlsAcceptor>) -> FakeUpstream {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+        let scheme = if tls.is_some() { "wss" } else { "ws" };
+        let url = format!("{scheme}://{}/ws", listener.local_addr().unwrap());
         let seen = Arc::new(Mutex::new(Seen::default()));
         let expected = format!("Bearer {token}");
         let state = seen.clone();
         tokio::spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                tokio::spawn(serve(stream, expected.clone(), state.clone(), big_size));
+                let (expected, state) = (expected.clone(), state.clone());
+                match tls.clone() {
+                    None => tokio::spawn(serve(stream, expected, state, big_size)),
+                    Some(acceptor) => tokio::spawn(async move {
+                        // A client that does not trust the certificate aborts here.
+                        if let Ok(stream) = acceptor.accept(stream).await {
+                            serve(stream, expected, state, big_size).await;
+                        }
+                    }),
+                };
             }
         });
         FakeUpstream { url, seen }
@@ -84,7 +105,12 @@ impl FakeUpstream {
 
 // tungstenite's handshake callback returns a whole HTTP response as its error.
 #[allow(clippy::result_large_err)]
-async fn serve(stream: TcpStream, expected: String, seen: Arc<Mutex<Seen>>, big_size: usize) {
+async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: S,
+    expected: String,
+    seen: Arc<Mutex<Seen>>,
+    big_size: usize,
+) {
     let record = seen.clone();
     let check = move |request: &Request, response: Response| -> Result<Response, ErrorResponse> {
         let header = |name: &str| {
