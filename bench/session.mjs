@@ -2,7 +2,7 @@
 // Session pipeline benchmark (not a test: it prints figures).
 //
 // Replays the frames the real app server sent during one recorded turn
-// (../shared/captures/real-app-server-turn.jsonl, received frames only, as the strings a socket
+// (tests/captures/real-app-server-turn.jsonl, received frames only, as the strings a socket
 // delivers) through the public session API at full speed: each iteration is a fresh session,
 // primed with the recorded runtime through a scripted socket, then every frame is decoded,
 // normalized and coordinated in Rust and every SDKMessage is handed to JS by `stream()`.
@@ -14,7 +14,7 @@
 import { readFileSync } from "node:fs";
 import { LettaAgentClient } from "letta-agent-wasm/client";
 
-const capturePath = process.argv[2] ?? new URL("../../../shared/captures/real-app-server-turn.jsonl", import.meta.url);
+const capturePath = process.argv[2] ?? new URL("../../tests/captures/real-app-server-turn.jsonl", import.meta.url);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 

@@ -11,16 +11,12 @@
 //   LETTA_APP_SERVER_URL + LETTA_APP_SERVER_TOKEN   an app server of yours: no local server
 //   ANTHROPIC_API_KEY / OPENAI_API_KEY              that provider, connected to the local server
 //   otherwise (or --offline)                        scripts/offline-model.mjs on loopback
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { chmodSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { installAppServer } from "./app-server-install.mjs";
-import { startOfflineModel } from "./offline-model.mjs";
+import { spawnUntil, startAppServer, stopChildren } from "./app-server.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const STOP_GRACE_MS = 8_000;
 
 /** Which model the stack connects, from the environment (see the header). */
 export function modelMode(env = process.env, { offline = false } = {}) {
@@ -37,89 +33,6 @@ const MODE_LABELS = {
   openai: "OpenAI, with OPENAI_API_KEY",
   remote: "your app server at LETTA_APP_SERVER_URL",
 };
-
-/** The environment of every letta process: HOME isolated under the state dir, no telemetry, no updates. */
-function lettaEnvironment(env, home, mode) {
-  const out = { ...env, HOME: home, LETTA_CODE_TELEM: "0", DO_NOT_TRACK: "1", DISABLE_AUTOUPDATER: "1" };
-  for (const name of ["LETTA_API_KEY", "LETTA_BASE_URL", "LETTA_APP_SERVER_TOKEN", "LETTA_APP_SERVER_URL"]) delete out[name];
-  // Offline means offline: no provider key from the caller's shell reaches the server.
-  if (mode !== "anthropic") delete out.ANTHROPIC_API_KEY;
-  if (mode !== "openai") delete out.OPENAI_API_KEY;
-  return out;
-}
-
-/** Terminal colour escapes (`ESC [ … m`): tools print them when they think they may (e.g. `CI` is set). */
-const ANSI_ESCAPES = /\x1b\[[0-9;]*m/g;
-
-/**
- * Spawns a child whose stdout and stderr go to `logFile`; resolves with the first match of
- * `ready` in its output (the child is then left running), rejects if it exits or times out.
- */
-function spawnUntil(name, command, args, { env, cwd, logFile, ready, timeoutMs, children }) {
-  const child = spawn(command, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
-  const entry = { name, child, exited: null };
-  children.push(entry);
-  const log = createWriteStream(logFile, { flags: "a" });
-  const exited = new Promise((done) => child.once("exit", (code, signal) => done((entry.exited = { code, signal }))));
-  entry.exitPromise = exited;
-  return new Promise((resolveReady, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${timeoutMs / 1000} s (log: ${logFile})`)), timeoutMs);
-    const scan = (data) => {
-      log.write(data);
-      if (ready === undefined || seen === null) return;
-      seen += data.toString("utf8").replace(ANSI_ESCAPES, "");
-      const match = seen.match(ready);
-      if (match) {
-        seen = null;
-        clearTimeout(timer);
-        resolveReady(match);
-      } else if (seen.length > 65_536) seen = seen.slice(-4096);
-    };
-    child.stdout.on("data", scan);
-    child.stderr.on("data", scan);
-    child.once("error", (error) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} could not start: ${error.message}`));
-    });
-    exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      log.end();
-      if (seen === null) return;
-      const tail = seen.trim().split("\n").slice(-8).join("\n  ");
-      reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it was ready (log: ${logFile}):\n  ${tail}`));
-    });
-  });
-}
-
-/** Runs a command to completion; its output goes to `logFile`. */
-function runLogged(command, args, { env, cwd, logFile, timeoutMs = 120_000 }) {
-  return new Promise((resolveRun, reject) => {
-    const child = spawn(command, args, { env, cwd, stdio: ["ignore", "pipe", "pipe"] });
-    const log = createWriteStream(logFile, { flags: "a" });
-    child.stdout.pipe(log, { end: false });
-    child.stderr.pipe(log, { end: false });
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.once("error", reject);
-    child.once("close", (code, signal) => {
-      clearTimeout(timer);
-      log.end();
-      if (code === 0) resolveRun();
-      else reject(new Error(`${relative(repo, command) || command} ${args[0] ?? ""} failed (${signal ?? `code ${code}`}); see ${logFile}`));
-    });
-  });
-}
-
-/** Stops the children (newest first) by their own pids: SIGTERM, then SIGKILL after a grace period. */
-async function stopChildren(children) {
-  for (const entry of [...children].reverse()) {
-    if (entry.exited !== null || entry.child.exitCode !== null) continue;
-    entry.child.kill("SIGTERM");
-    const late = setTimeout(() => entry.child.kill("SIGKILL"), STOP_GRACE_MS);
-    await entry.exitPromise;
-    clearTimeout(late);
-  }
-}
 
 /** The relay binary built by `cargo build --release --bin letta-relay`. */
 export function relayBinary() {
@@ -161,36 +74,10 @@ export async function startStack(options = {}) {
       upstream = env.LETTA_APP_SERVER_URL; // the relay reads LETTA_APP_SERVER_TOKEN from its environment
     } else {
       delete relayEnv.LETTA_APP_SERVER_TOKEN;
-      const letta = await installAppServer({ log, dir: options.appServerDir });
-      const lettaEnv = lettaEnvironment(env, dirs.home, mode);
-      const cli = (args) =>
-        runLogged(process.execPath, [letta, "--backend", "local", ...args], {
-          env: lettaEnv,
-          cwd: dirs.workspace,
-          logFile: join(dirs.logs, "setup.log"),
-        });
-      if (mode === "offline") {
-        model = await startOfflineModel({ log: join(dirs.logs, "offline-model.jsonl") });
-        log(`offline scripted model on ${model.url}`);
-        await cli(["connect", "openai-compatible", "--base-url", model.url]);
-      } else {
-        await cli(["connect", mode, "--api-key", mode === "anthropic" ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY]);
-      }
-      // The capability token: random, in a file only this user can read; never printed.
-      const tokenFile = join(dirs.run, "app-server-token");
-      writeFileSync(tokenFile, randomBytes(32).toString("hex"), { mode: 0o600 });
-      chmodSync(tokenFile, 0o600);
-      log("starting the Letta Code app server (local backend, loopback)");
-      // Our child, and we stay alive while it runs: letta's orphan detection (exit when
-      // re-parented to PID 1) only fires if this process dies, which is what we want.
-      const [, url] = await spawnUntil(
-        "app server",
-        process.execPath,
-        [letta, "--backend", "local", "server", "--listen", "ws://127.0.0.1:0", "--ws-auth", "capability-token", "--ws-token-file", tokenFile],
-        { env: lettaEnv, cwd: dirs.workspace, logFile: join(dirs.logs, "app-server.log"), ready: /WebSocket: (ws:\/\/\S+)/, timeoutMs: 60_000, children },
-      );
-      upstream = url;
-      relayArgs.push("--token-file", tokenFile);
+      const server = await startAppServer({ stateDir, mode, env, log, appServerDir: options.appServerDir, children });
+      model = server.model;
+      upstream = server.url;
+      relayArgs.push("--token-file", server.tokenFile);
     }
     if (options.ttlS) relayArgs.push("--ttl-s", String(options.ttlS));
     // Stopping the demo should not wait out the relay's production drain (30 s by default).

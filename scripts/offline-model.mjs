@@ -5,11 +5,14 @@
 // dependencies.
 //
 //   node scripts/offline-model.mjs [--port 0] [--log FILE.jsonl]
+// The log holds one line per request: `{at, method, path, body, model, said, tool}` (the tests
+// read what the model was asked from it).
 // Prints `offline model listening on http://127.0.0.1:<port>/v1` once ready. Other scripts
 // import `startOfflineModel()`.
 //
 // Routes:
-//   GET  /v1/models               model ids: offline-demo (quick) and offline-demo-slow
+//   GET  /v1/models               model ids: offline-demo and offline-demo-2 (quick; two, so
+//                                 that switching models can be tried) and offline-demo-slow
 //   POST /v1/chat/completions     streamed (SSE) or plain JSON, decided by `stream`
 //
 // The script, applied to each request:
@@ -25,7 +28,7 @@ import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const OFFLINE_MODELS = ["offline-demo", "offline-demo-slow"];
+export const OFFLINE_MODELS = ["offline-demo", "offline-demo-2", "offline-demo-slow"];
 const SHELL_TOOLS = ["Bash", "bash", "shell", "shell_command", "run_shell_command", "exec_command"];
 const QUICK_MS = 12;
 const SLOW_MS = 350;
@@ -195,7 +198,10 @@ export function startOfflineModel({ port = 0, log } = {}) {
         return;
       }
       const plan = planReply(body);
-      if (log) appendFileSync(log, `${JSON.stringify({ at: new Date().toISOString(), model: plan.model, said: userText(body.messages ?? []), tool: plan.toolCall?.name })}\n`);
+      if (log) {
+        const entry = { at: new Date().toISOString(), method: req.method, path, body, model: plan.model, said: userText(body.messages ?? []), tool: plan.toolCall?.name };
+        appendFileSync(log, `${JSON.stringify(entry)}\n`);
+      }
       const id = `chatcmpl-offline-${++counter}`;
       try {
         if (body.stream) await streamPlan(req, res, plan, id);

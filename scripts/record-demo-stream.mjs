@@ -8,13 +8,13 @@
 //   mkdir -p target/record && (cd target/record && echo '{"private":true}' > package.json &&
 //     npm install --no-save ../letta-agent-wasm-*.tgz ws@8)
 //   node scripts/record-demo-stream.mjs target/record
-// It starts the real peer (../shared/real-peer) itself and stops it afterwards.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// It starts the real app server (scripts/app-server.mjs, offline model) itself and stops it afterwards.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { startAppServer } from "./app-server.mjs";
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const scratch = resolve(process.argv[2] ?? join(repo, "target", "record"));
@@ -22,20 +22,14 @@ const require = createRequire(join(scratch, "package.json"));
 const { LettaAgentClient } = await import(pathToFileURL(require.resolve("letta-agent-wasm/client")).href);
 const { default: WebSocket } = await import(pathToFileURL(require.resolve("ws")).href);
 
-const peerScript = join(repo, "..", "shared", "real-peer", "start-real-peer.sh");
 // Outside the repository: the server describes the working directory (and its git state) to the model.
 const peerDir = join(tmpdir(), "letta-agent-wasm-record");
-execFileSync("bash", [peerScript, "--dir", peerDir, "--port", "4791", "--llm-port", "18791"], { stdio: "inherit" });
+const server = await startAppServer({ stateDir: peerDir, mode: "offline", appServerDir: join(repo, "target", "app-server"), log: console.log });
 try {
-  const env = Object.fromEntries(
-    readFileSync(join(peerDir, "run", "peer.env"), "utf8")
-      .split("\n")
-      .filter((l) => l.includes("="))
-      .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
-  );
-  const token = readFileSync(env.TOKEN_FILE, "utf8").trim();
-  const client = new LettaAgentClient({ backend: "remote", url: env.WS_URL, authToken: token, WebSocket });
-  const agentId = await client.createAgent({ model: env.MODEL, memfs: false, name: "demo-recording" });
+  const [model] = server.models;
+  const token = server.token;
+  const client = new LettaAgentClient({ backend: "remote", url: server.url, authToken: token, WebSocket });
+  const agentId = await client.createAgent({ model, memfs: false, name: "demo-recording" });
   // A neutral working directory: the server describes it to the model in the history.
   const cwd = join(peerDir, "work");
   mkdirSync(cwd, { recursive: true });
@@ -62,5 +56,5 @@ try {
   writeFileSync(out, text + "\n");
   console.log(`recorded ${messages.length} messages and ${history.messages.length} history messages → ${out}`);
 } finally {
-  execFileSync("bash", [peerScript, "stop", "--dir", peerDir], { stdio: "inherit" });
+  await server.stop();
 }

@@ -1,4 +1,4 @@
-//! Runs `../shared/vectors/stream-message-identity.vectors.json` (subject `remoteCoordinator`)
+//! Runs `tests/vectors/stream-message-identity.vectors.json` (subject `remoteCoordinator`)
 //! against the sans-IO turn coordinator with a virtual clock.
 //!
 //! Ops run with no time passing. `next` pops a message; when none is queued but a deadline
@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 const VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/vectors/stream-message-identity.vectors.json"
+    "/tests/vectors/stream-message-identity.vectors.json"
 );
 
 fn main() -> ExitCode {

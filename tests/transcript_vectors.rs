@@ -1,6 +1,6 @@
-//! Runs the shared JSON vectors of subjects `accumulator` and `extractStreamTextDelta` against
+//! Runs the JSON vectors (tests/vectors/, copies of the shared reference vectors) of subjects `accumulator` and `extractStreamTextDelta` against
 //! the Rust transcript core, mirroring the assertion semantics of
-//! `../shared/vectors/check-vectors.mjs` (toEqual / toMatchObject / …).
+//! `tests/vectors/check-vectors.mjs` (toEqual / toMatchObject / …).
 //!
 //! JS identity (`same` / `notSame`) cannot be observed here; it is checked through what it means
 //! for the core: `same [i, j]` ⇒ every op in (i, j] reported "unchanged"; `notSame [i, j]` ⇒ an op
@@ -32,7 +32,7 @@ fn main() {
     if cfg!(target_arch = "wasm32") {
         return; // No file system under wasm32; the native run covers the vectors.
     }
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/");
     let mut failed_any = false;
     for file in [
         "transcript-accumulator.vectors.json",

@@ -1,5 +1,5 @@
 //! Transcript accumulator: folds `SDKMessage`s and history pages into render-ready rows
-//! (`../shared/spec/transcript.md`).
+//! (the transcript rules of the reference SDK; the vectors in `tests/vectors/` pin them).
 //!
 //! Pure: no I/O, no clocks, no wasm-bindgen. Each apply costs O(1) amortized whatever the
 //! transcript length: rows are found through hash tables (family-scoped aliases, toolCallIds),

@@ -1,4 +1,4 @@
-// The remote backend against the REAL Letta Code app server (../shared/real-peer), through the
+// The remote backend against the REAL Letta Code app server (tests/support/real-peer.mjs), through the
 // installed package and the `ws` package. The tests share one conversation and run in order:
 // approval allowed, approval denied, abort, queued turns, transcript rebase, models, resume,
 // an unanswered command.

@@ -1,15 +1,14 @@
-// Starts the REAL Letta Code app server (../shared/real-peer/start-real-peer.sh) on loopback
-// ports chosen here, in `target/real-peer/<name>` (npm installs it once per directory), and stops
-// exactly what it started. The token is read from the token file and never printed.
-import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+// Starts the REAL Letta Code app server for a test file through the project's own helper
+// (scripts/app-server.mjs: the app server installed from scripts/app-server/, the offline
+// scripted model of scripts/offline-model.mjs), in `target/real-peer/<name>`, and stops exactly
+// what it started. The token is read from its file and never printed.
+import { rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { pathToFileURL } from "node:url";
 
-const run = promisify(execFile);
 const repoRoot = resolve(process.env.LETTA_REPO_ROOT ?? "../..");
-const script = join(repoRoot, "..", "shared", "real-peer", "start-real-peer.sh");
+const { startAppServer } = await import(pathToFileURL(join(repoRoot, "scripts", "app-server.mjs")).href);
 
 /** A free loopback port (the kernel picks it; we release it at once). */
 export function freePort() {
@@ -24,33 +23,29 @@ export function freePort() {
   });
 }
 
-/** `{url, token, model, model2, llmLog, serverPid, dir, stop()}` of a freshly started peer. */
+/**
+ * `{url, token, model, model2, llmLog, serverPid, dir, stop()}` of a freshly started peer:
+ * `model` and `model2` are two quick scripted models, `llmLog` the model's request log.
+ */
 export async function startPeer(name) {
   const dir = join(repoRoot, "target", "real-peer", name);
-  mkdirSync(dir, { recursive: true });
-  await run("bash", [script, "stop", "--dir", dir]).catch(() => {});
-  const [port, llmPort] = [await freePort(), await freePort()];
-  // The server runs shell commands in its working directory: keep them inside the peer dir.
-  await run("bash", [script, "--dir", dir, "--port", String(port), "--llm-port", String(llmPort)], {
-    cwd: dir,
-    timeout: 300_000,
+  // A fresh state each time: no agents or conversations left from an earlier run.
+  rmSync(dir, { recursive: true, force: true });
+  const server = await startAppServer({
+    stateDir: dir,
+    mode: "offline",
+    appServerDir: join(repoRoot, "target", "app-server"),
+    log: (line) => console.log(`# peer: ${line}`),
   });
-  const env = Object.fromEntries(
-    readFileSync(join(dir, "run", "peer.env"), "utf8")
-      .split("\n")
-      .filter((line) => line.includes("="))
-      .map((line) => [line.slice(0, line.indexOf("=")), line.slice(line.indexOf("=") + 1)]),
-  );
+  const [model, model2] = server.models;
   return {
-    url: env.WS_URL,
-    token: readFileSync(env.TOKEN_FILE, "utf8").trim(),
-    model: env.MODEL,
-    model2: env.MODEL_2,
-    llmLog: env.FAKE_LLM_LOG,
-    serverPid: Number(env.SERVER_PID),
+    url: server.url,
+    token: server.token,
+    model,
+    model2,
+    llmLog: server.modelLog,
+    serverPid: server.pid,
     dir,
-    async stop() {
-      await run("bash", [script, "stop", "--dir", dir], { timeout: 30_000 }).catch(() => {});
-    },
+    stop: server.stop,
   };
 }

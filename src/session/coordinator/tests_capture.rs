@@ -1,4 +1,4 @@
-//! Replays the real recorded app-server turn (`../shared/captures/real-app-server-turn.jsonl`)
+//! Replays the real recorded app-server turn (`tests/captures/real-app-server-turn.jsonl`)
 //! through parse → coordinator and checks what a session stream would yield.
 
 use super::{CoordinatorConfig, TurnCoordinator};
@@ -10,7 +10,7 @@ use serde_json::Value;
 
 const CAPTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/captures/real-app-server-turn.jsonl"
+    "/tests/captures/real-app-server-turn.jsonl"
 );
 
 /// One capture line: `{t_ms, dir, frame}` (the frame written back as JSON text; the capture

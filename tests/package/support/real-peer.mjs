@@ -1,5 +1,5 @@
-// Starts the REAL Letta Code app server (../shared/real-peer/start-real-peer.sh) on loopback
-// ports chosen here, for one test file, and stops exactly what it started.
+// The REAL Letta Code app server for one test file (tests/support/real-peer.mjs, on loopback),
+// and what its scripted model was asked.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,7 +14,7 @@ export function startPeer() {
   return shared.startPeer("peer");
 }
 
-/** The requests the scripted model received (one JSON object per line of FAKE_LLM_LOG). */
+/** The requests the scripted model received (one JSON object per line of the model's log). */
 export function modelRequests(peer) {
   try {
     return readFileSync(peer.llmLog, "utf8")

@@ -13,7 +13,7 @@ export function withoutSystemReminders(text) {
 
 /** The models served by scripts/offline-model.mjs. */
 export function isOfflineModel(handle) {
-  return typeof handle === "string" && /(^|\/)offline-demo(-slow)?$/.test(handle);
+  return typeof handle === "string" && /(^|\/)offline-demo(-2|-slow)?$/.test(handle);
 }
 
 /** What a tool call does, in one line: the shell command when there is one. */
