@@ -46,7 +46,9 @@ async function startLocal(env) {
   const args = ["--backend", "local", "server", "--listen", "ws://127.0.0.1:0", "--ws-auth", "capability-token", "--ws-token-file", tokenFile];
   log(`starting the Letta Code app server: ${command} ${args.slice(0, 5).join(" ")} …`);
   // Its output goes to our stderr (never stdout: that is the ACP channel).
-  const child = spawn(command, args, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+  // A JavaScript entry (e.g. node_modules/@letta-ai/letta-code/letta.js) runs under this Node.
+  const [file, argv] = /\.[cm]?js$/.test(command) ? [process.execPath, [command, ...args]] : [command, args];
+  const child = spawn(file, argv, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
   const url = await new Promise((resolveUrl, reject) => {
     let seen = "";
     const timer = setTimeout(() => reject(new Error(`the app server did not start within ${LOCAL_START_TIMEOUT_MS / 1000} s`)), LOCAL_START_TIMEOUT_MS);

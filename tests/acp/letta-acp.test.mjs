@@ -5,7 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { LettaAgentClient } from "letta-agent-wasm/client";
@@ -175,4 +175,34 @@ test("LETTA_ACP_BACKEND=local without an installed app server: a clear error and
   assert.equal(run.status, 1, run.stderr);
   assert.equal(run.stdout, "", "nothing on stdout");
   assert.match(run.stderr, /could not start .*no-such-letta.*LETTA_CODE_BIN/);
+});
+
+test("LETTA_ACP_BACKEND=local: starts the installed app server on loopback, creates the agent \"Letta\" and answers", async () => {
+  // The peer's installed Letta Code, with a copy of its HOME (the provider pointing at the
+  // scripted model): the same as a user's machine with `letta` installed and connected.
+  const home = join(scratch, "local-home");
+  cpSync(join(peer.dir, "home"), home, { recursive: true });
+  const entry = join("node_modules", "@letta-ai", "letta-code", "letta.js");
+  const lettaBin = [join(peer.dir, entry), join(repoRoot, "scripts", "app-server", entry)].find((path) => existsSync(path));
+  assert.ok(lettaBin, "the peer's installed Letta Code");
+  const localEnv = { ...env, HOME: home, LETTA_ACP_BACKEND: "local", LETTA_CODE_BIN: lettaBin, LETTA_ACP_MODEL: peer.model };
+  for (const name of ["LETTA_AGENT_ID", "LETTA_APP_SERVER_URL", "LETTA_APP_SERVER_TOKEN"]) delete localEnv[name];
+  const cwd = project("local");
+  // A direct client first (acpx does not pass the agent's stderr on).
+  const direct = directClient({ cwd, env: localEnv });
+  try {
+    await direct.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const { sessionId } = await direct.request("session/new", { cwd, mcpServers: [] });
+    assert.match(sessionId, /conv-/);
+  } finally {
+    assert.equal(await direct.close(), 0, direct.stderr());
+  }
+  assert.match(direct.stderr(), /app server listening on ws:\/\/127\.0\.0\.1:\d+/);
+  // Created when the server has none yet, else reused (the local backend keeps its agents).
+  assert.match(direct.stderr(), /(created|using) agent "Letta" agent-/);
+  assert.doesNotMatch(direct.stderr(), /[0-9a-f]{64}/, "the capability token is never logged");
+  // Then acpx: a second process finds the agent "Letta" and completes a turn.
+  const { messages, stderr } = await acpx(["exec", `no tools: hello local ${stamp}`], { cwd, env: localEnv });
+  assert.equal(stopReasonOf(messages), "end_turn", stderr.slice(-3000));
+  assert.ok(updatesOf(messages).some((u) => u.sessionUpdate === "agent_message_chunk"), "a reply");
 });
