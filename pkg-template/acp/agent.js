@@ -4,7 +4,8 @@
 import { RequestError, agent as acpAgent, methods } from "@agentclientprotocol/sdk";
 import { createTranscriptAccumulator } from "letta-agent-wasm/client";
 import { log } from "./log.js";
-import { COMMANDS, configOptions, runModelCommand, switchModel } from "./models.js";
+import { availableCommands, parseCommand, runServerCommand, serverCommandsOf } from "./commands.js";
+import { configOptions, runModelCommand, switchModel } from "./models.js";
 import { initialMode, modeState, permissionCallback } from "./permissions.js";
 import { SessionStore } from "./store.js";
 import { TurnTranslator, promptText, promptToContent, replayUpdates } from "./updates.js";
@@ -44,6 +45,7 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
       turn: null,
       models: [],
       model: undefined,
+      serverCommands: [],
     };
     const options = {
       cwd,
@@ -59,23 +61,30 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
     state.model = env.LETTA_ACP_MODEL && !sessionId ? env.LETTA_ACP_MODEL : ready.model;
     models ??= (await state.session.listModels().catch((error) => (log(`listModels failed: ${error.message}`), { entries: [] }))).entries;
     state.models = models;
+    const status = await state.session.getDeviceStatus({ timeoutMs: 5_000 }).catch(() => undefined);
+    state.serverCommands = serverCommandsOf(status);
     sessions.set(state.id, state);
     return state;
   }
 
   /** `available_commands_update`, sent just after the session/new or session/load response. */
-  const announceCommands = (sessionId) =>
-    setTimeout(() => notify(sessionId, { sessionUpdate: "available_commands_update", availableCommands: COMMANDS }).catch(() => {}), 20);
+  const announceCommands = (state) =>
+    setTimeout(() => notify(state.id, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(state) }).catch(() => {}), 20);
 
   async function prompt({ sessionId, prompt: blocks }) {
     const state = stateOf(sessionId);
     if (state.turn) throw RequestError.invalidRequest(undefined, "a prompt is already running in this session");
     const typed = promptText(blocks);
     if (!store.get(state.id)?.title && typed) store.put({ sessionId: state.id, cwd: state.cwd, agentId: state.agentId, title: typed.slice(0, 80) });
-    const command = typed.match(/^\/model(?:\s+(.*))?$/s);
-    if (command) {
-      const { text, switched } = await runModelCommand(state, (command[1] ?? "").trim());
+    const command = parseCommand(typed);
+    if (command?.name === "model") {
+      const { text, switched } = await runModelCommand(state, command.args);
       if (switched) await notify(state.id, { sessionUpdate: "config_option_update", configOptions: configOptions(state) });
+      await notify(state.id, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+      return { stopReason: "end_turn" };
+    }
+    if (command && state.serverCommands.some((c) => c.name === command.name)) {
+      const text = await runServerCommand(state, command.name, command.args);
       await notify(state.id, { sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
       return { stopReason: "end_turn" };
     }
@@ -120,7 +129,7 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
     .onRequest(methods.agent.session.new, async ({ params }) => {
       const state = await open(params.cwd);
       store.put({ sessionId: state.id, cwd: state.cwd, agentId: state.agentId, createdAt: new Date().toISOString() });
-      announceCommands(state.id);
+      announceCommands(state);
       return { sessionId: state.id, modes: modeState(state.mode), configOptions: configOptions(state) };
     })
     .onRequest(methods.agent.session.load, async ({ params }) => {
@@ -131,7 +140,7 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
       for (const update of replayUpdates(rows)) await notify(state.id, update);
       for (const row of rows) if (row.kind === "tool_call") state.announced.set(row.toolCallId, { parsed: true, name: row.toolName });
       store.put({ sessionId: state.id, cwd: params.cwd, agentId: state.agentId });
-      announceCommands(state.id);
+      announceCommands(state);
       return { modes: modeState(state.mode), configOptions: configOptions(state) };
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {

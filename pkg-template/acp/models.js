@@ -7,9 +7,6 @@ export function configOptions(state) {
   return [{ id: "model", name: "Model", category: "model", type: "select", currentValue: state.model ?? options[0]?.value ?? "", options }];
 }
 
-/** The commands announced with `available_commands_update`. */
-export const COMMANDS = [{ name: "model", description: "List the models, or switch: /model <handle>", input: { hint: "model handle (empty: list)" } }];
-
 /** A catalog entry matching what the user typed (handle, id or label), else `undefined`. */
 function findModel(models, wanted) {
   const w = wanted.toLowerCase();

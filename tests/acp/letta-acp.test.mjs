@@ -162,6 +162,20 @@ test("/model lists both scripted models and switches between them (no model turn
   assert.equal(updatesOf(back.messages).find((u) => u.sessionUpdate === "config_option_update")?.configOptions[0].currentValue, peer.model);
 });
 
+test("available commands: /model and the app server's own, run with execute_command without a model turn", async () => {
+  const { code, messages, stderr } = await acpx(["exec", "/context-limit"], { cwd: project("commands"), env });
+  assert.equal(code, 0, stderr);
+  const announced = updatesOf(messages).find((u) => u.sessionUpdate === "available_commands_update");
+  const names = announced?.availableCommands.map((c) => c.name) ?? [];
+  assert.equal(names[0], "model");
+  assert.ok(names.includes("context-limit"), names.join(" "));
+  assert.ok(!names.includes("upgrade-letta-code"));
+  const reply = updatesOf(messages).filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => u.content.text).join("");
+  assert.ok(reply.length > 0 && !/failed/.test(reply), reply);
+  assert.ok(!updatesOf(messages).some((u) => u.sessionUpdate === "agent_thought_chunk"), "no model turn");
+  assert.equal(stopReasonOf(messages), "end_turn");
+});
+
 test("LETTA_ACP_BACKEND=cloud: a clear `unsupported` error on stderr and a non-zero exit", () => {
   const run = spawnSync(bin("letta-acp"), [], { env: { ...env, LETTA_ACP_BACKEND: "cloud", LETTA_API_KEY: "sk-test-secret" }, input: "", timeout: 30_000, encoding: "utf8" });
   assert.equal(run.status, 2, run.stderr);
