@@ -38,7 +38,8 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
     const state = {
       id: sessionId,
       cwd,
-      mode: initialMode(env.LETTA_ACP_PERMISSION_MODE),
+      // A loaded session keeps the mode chosen for it (another process may have set it).
+      mode: initialMode((sessionId && store.get(sessionId)?.mode) || env.LETTA_ACP_PERMISSION_MODE),
       alwaysAllowed: new Set(),
       announced: new Map(),
       transcript: createTranscriptAccumulator(),
@@ -166,6 +167,7 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
       const mode = initialMode(params.modeId);
       if (mode !== params.modeId) throw RequestError.invalidParams(undefined, `unknown mode ${params.modeId}`);
       state.mode = mode;
+      store.put({ sessionId: state.id, mode });
       await state.session.changeDeviceState({ permissionMode: mode });
       await notify(state.id, { sessionUpdate: "current_mode_update", currentModeId: mode });
       return {};

@@ -5,7 +5,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { LettaAgentClient } from "letta-agent-wasm/client";
@@ -174,6 +174,56 @@ test("available commands: /model and the app server's own, run with execute_comm
   assert.ok(reply.length > 0 && !/failed/.test(reply), reply);
   assert.ok(!updatesOf(messages).some((u) => u.sessionUpdate === "agent_thought_chunk"), "no model turn");
   assert.equal(stopReasonOf(messages), "end_turn");
+});
+
+test("session/set_mode unrestricted: the shell command runs without asking, the mode survives a reload; set_config_option switches the model", async () => {
+  const cwd = project("modes");
+  assert.equal((await acpx(["sessions", "new"], { cwd, env })).code, 0);
+  const mode = await acpx(["set-mode", "unrestricted"], { cwd, env });
+  assert.equal(mode.code, 0, mode.stderr);
+  const marker = `unasked-${stamp}`;
+  const turn = await acpx(["--deny-all", "prompt", `Please run \`touch ${marker}.txt && echo ${marker}\``], { cwd, env });
+  assert.equal(stopReasonOf(turn.messages), "end_turn", turn.stderr);
+  assert.ok(!turn.messages.some((m) => m.method === "session/request_permission"), "not asked");
+  const done = updatesOf(turn.messages).filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+  assert.ok(done.some((u) => u.content[0].content.text.includes(marker)), "the command ran");
+  // set_config_option from a direct client (acpx's `set` races its own exiting queue owner).
+  const sessionId = turn.messages.find((m) => m.method === "session/prompt")?.params.sessionId;
+  const other = directClient({ cwd, env });
+  try {
+    await other.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const loaded = await other.request("session/load", { sessionId, cwd, mcpServers: [] });
+    assert.equal(loaded.modes.currentModeId, "unrestricted", "the mode chosen by another process");
+    const set = await other.request("session/set_config_option", { sessionId, configId: "model", value: peer.model2 });
+    assert.equal(set.configOptions[0].currentValue, peer.model2);
+    await assert.rejects(other.request("session/set_config_option", { sessionId, configId: "nope", value: "x" }), /unknown config option/);
+  } finally {
+    assert.equal(await other.close(), 0, other.stderr());
+  }
+});
+
+test("prompt content: text, an embedded resource and a resource link reach the model", async () => {
+  const cwd = project("content");
+  const other = directClient({ cwd, env });
+  try {
+    await other.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const { sessionId } = await other.request("session/new", { cwd, mcpServers: [] });
+    const marker = `resource-${stamp}`;
+    const result = await other.request("session/prompt", {
+      sessionId,
+      prompt: [
+        { type: "text", text: "no tools: please read this " },
+        { type: "resource", resource: { uri: "file:///project/notes.txt", mimeType: "text/plain", text: `the note says ${marker}` } },
+        { type: "resource_link", uri: "file:///project/link.md", name: "link.md" },
+      ],
+    });
+    assert.equal(result.stopReason, "end_turn");
+    const log = readFileSync(peer.llmLog, "utf8");
+    assert.ok(log.includes(marker), "the resource text reached the model");
+    assert.ok(log.includes("file:///project/link.md"), "the link reached the model");
+  } finally {
+    assert.equal(await other.close(), 0, other.stderr());
+  }
 });
 
 test("LETTA_ACP_BACKEND=cloud: a clear `unsupported` error on stderr and a non-zero exit", () => {
