@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// letta-acp: a Letta agent for ACP editors (Zed, JetBrains, acpx, …) over stdio, on the
+// package's public `letta-agent-wasm/client` API. stdout carries only ACP JSON-RPC; every log
+// line goes to stderr. Settings (environment):
+//   LETTA_ACP_BACKEND           local (default) | remote | cloud
+//   LETTA_APP_SERVER_URL/_TOKEN the app server of `remote`
+//   LETTA_API_KEY               `cloud` (not implemented by this client yet: exits with an error)
+//   LETTA_CODE_BIN              the `letta` command `local` starts (default: `letta` on PATH)
+//   LETTA_AGENT_ID              the agent (default: the visible agent "Letta", created if missing)
+//   LETTA_ACP_MODEL             model handle for new sessions (and a created agent)
+//   LETTA_ACP_PERMISSION_MODE   standard (default) | acceptEdits | unrestricted
+//   LETTA_ACP_STATE_DIR         where session records live (default ~/.local/state/letta-acp)
+import { readFileSync } from "node:fs";
+import { Readable, Writable } from "node:stream";
+import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { createAgentApp } from "../acp/agent.js";
+import { connectBackend, resolveAgent } from "../acp/backend.js";
+import { log } from "../acp/log.js";
+
+// Nothing but JSON-RPC may reach stdout, whatever a dependency prints.
+console.log = console.info = console.debug = console.error;
+
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+
+let backend;
+try {
+  backend = await connectBackend();
+} catch (error) {
+  if (error?.code === "unsupported") {
+    log(`the "${process.env.LETTA_ACP_BACKEND}" backend is not supported by this version (${error.name}: ${error.message})`);
+    process.exit(2);
+  }
+  log(`could not start the backend: ${error?.message ?? error}`);
+  process.exit(1);
+}
+const agentId = resolveAgent(backend.client);
+agentId.catch((error) => log(`no agent: ${error?.message ?? error}`));
+
+const app = createAgentApp({ backend: Promise.resolve(backend), agentId, version });
+const stream = ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
+const connection = app.connect(stream);
+
+let closing = false;
+async function shutdown(code = 0) {
+  if (closing) return;
+  closing = true;
+  await backend.close().catch(() => {});
+  process.exit(code);
+}
+connection.closed.then(() => shutdown(0), () => shutdown(1));
+process.on("SIGINT", () => shutdown(130));
+process.on("SIGTERM", () => shutdown(143));
