@@ -247,8 +247,8 @@ test("LETTA_ACP_BACKEND=local: starts the installed app server on loopback, crea
   const home = join(scratch, "local-home");
   cpSync(join(peer.dir, "home"), home, { recursive: true });
   const entry = join("node_modules", "@letta-ai", "letta-code", "letta.js");
-  const lettaBin = [join(peer.dir, entry), join(repoRoot, "scripts", "app-server", entry)].find((path) => existsSync(path));
-  assert.ok(lettaBin, "the peer's installed Letta Code");
+  const lettaBin = join(repoRoot, "target", "app-server", entry); // where tests/support/real-peer.mjs installs it
+  assert.ok(existsSync(lettaBin), `the peer's installed Letta Code (${lettaBin})`);
   const localEnv = { ...env, HOME: home, LETTA_ACP_BACKEND: "local", LETTA_CODE_BIN: lettaBin, LETTA_ACP_MODEL: peer.model };
   for (const name of ["LETTA_AGENT_ID", "LETTA_APP_SERVER_URL", "LETTA_APP_SERVER_TOKEN"]) delete localEnv[name];
   const cwd = project("local");
