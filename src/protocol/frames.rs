@@ -221,6 +221,14 @@ fn loop_status_body(value: Value<'_>) -> FrameBody<'_> {
     FrameBody::LoopStatus(LoopStatusFrame {
         status,
         active_run_ids: string_items(loop_status.get("active_run_ids")),
+        client_message_ids_by_run_id: loop_status
+            .object("client_message_ids_by_run_id")
+            .map(|runs| {
+                runs.members()
+                    .map(|(run, ids)| (Cow::Owned(run.to_owned()), string_items(ids)))
+                    .collect()
+            })
+            .unwrap_or_default(),
     })
 }
 

@@ -39,7 +39,7 @@ impl TurnCoordinator {
             return;
         }
         let run_id = delta.run_id();
-        if run_id.is_some_and(|run| self.settled.contains(run)) {
+        if run_id.is_some_and(|run| self.settled.contains(run) || self.foreign.contains(run)) {
             return;
         }
         if self.in_finishing_phase() && !self.belongs_to_finishing_turn(run_id) {
@@ -53,6 +53,20 @@ impl TurnCoordinator {
         let is_stop = message_type == Some("stop_reason");
         if !is_usage && !is_stop {
             self.activate_next_queued(now_ms);
+        }
+        if let (Some(run), Some(turn)) = (run_id, self.active.as_ref()) {
+            if !turn.may_own(Some(run)) {
+                // A run streaming while our input waits in the server's queue is another's.
+                self.foreign.insert(run);
+                return;
+            }
+        }
+        if self.active.as_ref().is_some_and(|t| !t.may_own(run_id)) {
+            // Run-less, while our input waits in the server's queue: shown, but not ours.
+            if let Some(message) = normalize_delta(delta, &self.config.label, &mut self.uuids) {
+                self.out.push_back(message);
+            }
+            return;
         }
         if let Some(turn) = self.active.as_mut() {
             if is_evidence(message_type, run_id.is_some()) {
