@@ -15,6 +15,7 @@
 //! server answers by pumping through the socket that asked), a few times, with backoff; the
 //! input itself is never sent twice.
 
+use super::turn::{unlist, Turn};
 use super::TurnCoordinator;
 use crate::protocol::frames::{FrameBody, LoopStatusFrame, ParsedFrame, QueueUpdateFrame};
 
@@ -22,6 +23,17 @@ use crate::protocol::frames::{FrameBody, LoopStatusFrame, ParsedFrame, QueueUpda
 pub const STALL_GRACE_MS: u64 = 1_000;
 /// How many `resume_queue` requests one stalled turn may send (backoff doubles each time).
 pub const MAX_RESUME_ATTEMPTS: u32 = 4;
+
+/// Which of our in-flight turns a frame names.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    /// By `client_message_id`.
+    Message(&'a str),
+    /// By the `request_id` of its `input`.
+    Request(&'a str),
+    /// The oldest the server has not acknowledged.
+    Unacknowledged,
+}
 
 /// The stalled-queue watch of the active turn.
 #[derive(Debug, Default, Clone)]
@@ -48,7 +60,7 @@ impl TurnCoordinator {
         match &frame.body {
             FrameBody::TurnFinished(finished) => {
                 if let Some(run) = finished.run_id.as_deref() {
-                    self.unfinished_runs.retain(|listed| listed != run);
+                    unlist(&mut self.unfinished_runs, run);
                 }
             }
             FrameBody::LoopStatus(status) => self.note_loop_status(status, now_ms),
@@ -59,12 +71,37 @@ impl TurnCoordinator {
     /// Remembers the `request_id` of the `input` that sent turn `client_message_id`, so its
     /// `input_accepted` is matched exactly.
     pub fn note_input_request(&mut self, client_message_id: &str, request_id: &str) {
-        let turns = self.active.iter_mut().chain(self.queued.iter_mut());
-        for turn in turns {
-            if turn.client_message_id == client_message_id {
-                turn.input_request_id = Some(request_id.to_owned());
+        if let Some(turn) = self.find_turn(Key::Message(client_message_id)) {
+            turn.input_request_id = Some(request_id.to_owned());
+        }
+    }
+
+    /// Our in-flight turn `slot` (0: the active one, then the queued ones in order).
+    fn turn_at(&mut self, slot: usize) -> Option<&mut Turn> {
+        match slot {
+            0 => self.active.as_mut(),
+            _ => self.queued.get_mut(slot - 1),
+        }
+    }
+
+    /// The first of our in-flight turns (active first) that `key` names.
+    fn find_turn(&mut self, key: Key<'_>) -> Option<&mut Turn> {
+        let mut found = None;
+        for slot in 0..=self.queued.len() {
+            let Some(turn) = self.turn_at(slot) else {
+                continue;
+            };
+            let hit = match key {
+                Key::Message(id) => turn.client_message_id == id,
+                Key::Request(id) => turn.input_request_id.as_deref() == Some(id),
+                Key::Unacknowledged => !turn.acknowledged,
+            };
+            if hit {
+                found = Some(slot);
+                break;
             }
         }
+        self.turn_at(found?)
     }
 
     /// Whether the session must send `resume_queue` now (taken once per due time).
@@ -73,11 +110,8 @@ impl TurnCoordinator {
     }
 
     /// Whether `client_message_id` is one of our in-flight turns.
-    fn is_our_message(&self, client_message_id: &str) -> bool {
-        self.active
-            .iter()
-            .chain(self.queued.iter())
-            .any(|turn| turn.client_message_id == client_message_id)
+    fn is_our_message(&mut self, client_message_id: &str) -> bool {
+        self.find_turn(Key::Message(client_message_id)).is_some()
     }
 
     /// `input_accepted`: matched by request id, else the oldest unacknowledged turn (the server
@@ -93,35 +127,27 @@ impl TurnCoordinator {
         if accepted != Some(true) {
             return;
         }
-        let by_id = |turn: &super::turn::Turn| {
-            request_id.is_some() && turn.input_request_id.as_deref() == request_id
-        };
-        let in_queue = self.queued.iter().position(by_id);
-        let active_matches = self.active.as_ref().is_some_and(by_id);
-        let target = if active_matches || in_queue.is_some() {
-            (active_matches, in_queue)
-        } else if self.active.as_ref().is_some_and(|t| !t.acknowledged) {
-            (true, None)
-        } else {
-            (false, self.queued.iter().position(|t| !t.acknowledged))
-        };
-        let queued = disposition == Some("queued");
-        let turn = match target {
-            (true, _) => self.active.as_mut(),
-            (false, Some(at)) => self.queued.get_mut(at),
-            (false, None) => None,
+        let by_request = request_id.is_some_and(|id| self.find_turn(Key::Request(id)).is_some());
+        let turn = match (by_request, request_id) {
+            (true, Some(id)) => self.find_turn(Key::Request(id)),
+            _ => self.find_turn(Key::Unacknowledged),
         };
         let Some(turn) = turn else {
             return;
         };
         turn.acknowledged = true;
-        if !queued {
+        if disposition != Some("queued") {
             return;
         }
         turn.server_queued = true;
-        if target.0 {
+        let id = turn.client_message_id.clone();
+        if self
+            .active
+            .as_ref()
+            .is_some_and(|t| t.client_message_id == id)
+        {
             for run in &self.last_active_runs {
-                if !turn.has_run(run) {
+                if !self.active.as_ref().is_some_and(|t| t.has_run(run)) {
                     self.foreign.insert(run);
                 }
             }
@@ -138,11 +164,8 @@ impl TurnCoordinator {
             let Some(id) = removed.client_message_id.as_deref() else {
                 continue;
             };
-            let turns = self.active.iter_mut().chain(self.queued.iter_mut());
-            for turn in turns {
-                if turn.client_message_id == id {
-                    turn.server_queued = false;
-                }
+            if let Some(turn) = self.find_turn(Key::Message(id)) {
+                turn.server_queued = false;
             }
         }
         self.refresh_stall(now_ms);
@@ -183,7 +206,7 @@ impl TurnCoordinator {
     /// A foreign run finished: whatever it held up may run now.
     pub(super) fn foreign_run_finished(&mut self, run: &str, now_ms: u64) {
         self.settled.insert(run);
-        self.last_active_runs.retain(|listed| listed != run);
+        unlist(&mut self.last_active_runs, run);
         if self.last_active_runs.is_empty() {
             self.server_busy = false;
         }
@@ -206,7 +229,7 @@ impl TurnCoordinator {
     /// Fires the stall watch at `now_ms`: a `resume_queue` becomes due, and the next attempt is
     /// scheduled with doubled backoff until the budget is spent.
     pub(super) fn on_stall_tick(&mut self, now_ms: u64) {
-        if !self.stall.at.is_some_and(|at| at <= now_ms) {
+        if self.stall.at.is_none_or(|at| at > now_ms) {
             return;
         }
         self.stall.resume_due = true;

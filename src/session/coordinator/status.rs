@@ -108,7 +108,7 @@ impl TurnCoordinator {
         let Some(run) = finished.run_id.as_deref() else {
             return;
         };
-        self.unfinished_runs.retain(|listed| listed != run);
+        super::turn::unlist(&mut self.unfinished_runs, run);
         if self.settled.contains(run) {
             return;
         }

@@ -54,21 +54,16 @@ impl TurnCoordinator {
         if !is_usage && !is_stop {
             self.activate_next_queued(now_ms);
         }
-        if let (Some(run), Some(turn)) = (run_id, self.active.as_ref()) {
-            if !turn.may_own(Some(run)) {
-                // A run streaming while our input waits in the server's queue is another's.
+        // While our input waits in the server's queue, a run that streams is another's
+        // (dropped), and a run-less delta is shown but not ours.
+        let ours = self.active.as_ref().is_none_or(|t| t.may_own(run_id));
+        if !ours {
+            if let Some(run) = run_id {
                 self.foreign.insert(run);
                 return;
             }
         }
-        if self.active.as_ref().is_some_and(|t| !t.may_own(run_id)) {
-            // Run-less, while our input waits in the server's queue: shown, but not ours.
-            if let Some(message) = normalize_delta(delta, &self.config.label, &mut self.uuids) {
-                self.out.push_back(message);
-            }
-            return;
-        }
-        if let Some(turn) = self.active.as_mut() {
+        if let Some(turn) = self.active.as_mut().filter(|_| ours) {
             if is_evidence(message_type, run_id.is_some()) {
                 turn.evidence = true;
                 if let Some(run) = run_id {
@@ -81,7 +76,7 @@ impl TurnCoordinator {
         let mut error_outcome = None;
         match &message {
             Some(SdkMessage::Assistant(text)) => {
-                if let Some(turn) = self.active.as_mut() {
+                if let Some(turn) = self.active.as_mut().filter(|_| ours) {
                     turn.assistant_text.push_str(&text.content);
                 }
             }
@@ -90,6 +85,9 @@ impl TurnCoordinator {
         }
         if let Some(message) = message {
             self.out.push_back(message);
+        }
+        if !ours {
+            return;
         }
 
         if is_stop {

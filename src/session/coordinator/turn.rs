@@ -230,7 +230,7 @@ impl Turn {
 
     /// Takes `run_id` away from this turn (the server attributes it to another message).
     pub fn drop_run(&mut self, run_id: &str) {
-        self.run_ids.retain(|listed| listed != run_id);
+        unlist(&mut self.run_ids, run_id);
     }
 
     /// Whether a frame of `run_id` (`None`: run-less) may count for this turn: always, unless
@@ -249,4 +249,16 @@ impl Turn {
 /// Whether `ids` holds `id` (for the short run-id lists of one turn: a plain scan).
 pub(crate) fn lists(ids: &[String], id: &str) -> bool {
     ids.iter().any(|listed| listed == id)
+}
+
+/// Removes every `id` from `ids`, keeping the order of the rest (a plain loop: no closure).
+pub(crate) fn unlist(ids: &mut Vec<String>, id: &str) {
+    let mut at = 0;
+    while at < ids.len() {
+        if ids[at] == id {
+            ids.remove(at);
+        } else {
+            at += 1;
+        }
+    }
 }
