@@ -123,3 +123,55 @@ test("after an approved shell command closed at once, the next client's queued t
   assert.equal(result.success, true, JSON.stringify(result));
   assert.ok(result.result?.includes(marker), `the new turn's answer: ${result.result}`);
 });
+
+test("a queue stalled by a client that left without settling is re-pumped, and the input is sent once", async () => {
+  // The previous client drops its socket right after the `interrupted` result (as a client
+  // without a draining close does), so the server's queue pump for the cancelled run is lost.
+  const sockets = [];
+  const Tracked = class extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      sockets.push(this);
+    }
+  };
+  const client = new LettaAgentClient({ backend: "remote", url: peer.url, authToken: peer.token, WebSocket: Tracked });
+  const session = client.createSession(agentId);
+  let aborted;
+  try {
+    await session.send(`[slow] another long story ${stamp}`);
+    aborted = await collect(session, async (message) => {
+      if (message.type === "reasoning" || message.type === "assistant") await session.abort();
+    });
+  } finally {
+    for (const socket of sockets) socket.terminate();
+    session.close();
+    await client.close();
+  }
+  assert.equal(results(aborted)[0]?.errorCode, "interrupted");
+
+  const written = [];
+  const Recording = class extends WebSocket {
+    send(data, ...rest) {
+      written.push(JSON.parse(data).type);
+      return super.send(data, ...rest);
+    }
+  };
+  const marker = `after-drop-${stamp}`;
+  const next = new LettaAgentClient({ backend: "remote", url: peer.url, authToken: peer.token, WebSocket: Recording });
+  const resumed = next.resumeSession(session.conversationId);
+  let messages;
+  try {
+    await resumed.ready();
+    await resumed.send(`no tools, ${marker}`);
+    messages = await collect(resumed);
+  } finally {
+    resumed.close();
+    await next.close();
+  }
+  const [result, ...more] = results(messages);
+  assert.equal(more.length, 0, "exactly one result");
+  assert.equal(result.success, true, JSON.stringify(result));
+  assert.ok(result.result?.includes(marker), `the new turn's answer: ${result.result}`);
+  assert.equal(written.filter((type) => type === "input").length, 1, `the input was written once: ${written}`);
+  assert.ok(written.includes("resume_queue"), `the stalled queue was re-pumped: ${written}`);
+});
