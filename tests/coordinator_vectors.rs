@@ -1,5 +1,6 @@
-//! Runs `tests/vectors/stream-message-identity.vectors.json` (subject `remoteCoordinator`)
-//! against the sans-IO turn coordinator with a virtual clock.
+//! Runs `tests/vectors/stream-message-identity.vectors.json` (a copy of the shared vectors) and our own
+//! `tests/vectors/coordinator-correlation.vectors.json` (subject `remoteCoordinator`) against the
+//! sans-IO turn coordinator with a virtual clock.
 //!
 //! Ops run with no time passing. `next` pops a message; when none is queued but a deadline
 //! exists, the clock jumps to it and timers fire; closed and drained yields `null`; when nothing
@@ -11,26 +12,35 @@ use letta_agent_wasm::session::coordinator::{CoordinatorConfig, TurnCoordinator}
 use serde_json::Value;
 use std::process::ExitCode;
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/vectors/stream-message-identity.vectors.json"
-);
+const VECTOR_FILES: [&str; 2] = [
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/stream-message-identity.vectors.json"
+    ),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/coordinator-correlation.vectors.json"
+    ),
+];
 
 fn main() -> ExitCode {
-    let text = match std::fs::read_to_string(VECTORS) {
-        Ok(text) => text,
-        Err(err) => {
-            eprintln!("cannot read {VECTORS}: {err}");
-            return ExitCode::FAILURE;
+    let mut vectors: Vec<Value> = Vec::new();
+    for path in VECTOR_FILES {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(err) => {
+                eprintln!("cannot read {path}: {err}");
+                return ExitCode::FAILURE;
+            }
+        };
+        match serde_json::from_str::<Vec<Value>>(&text) {
+            Ok(v) => vectors.extend(v),
+            Err(err) => {
+                eprintln!("cannot parse {path}: {err}");
+                return ExitCode::FAILURE;
+            }
         }
-    };
-    let vectors: Vec<Value> = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(err) => {
-            eprintln!("cannot parse {VECTORS}: {err}");
-            return ExitCode::FAILURE;
-        }
-    };
+    }
     let (mut passed, mut failed) = (0, 0);
     for vector in &vectors {
         let name = vector["name"].as_str().unwrap_or("?");

@@ -9,7 +9,7 @@
 import { wasm } from "./runtime.js";
 import { closedError, invalidArgument, typedError } from "./errors.js";
 import {
-  BEGIN, CANCEL_CALL, CLOSE, CLOSED, ERROR, FRAME, IS_CLOSED, NEXT_DEADLINE, OPEN, STREAM_ENDED, TAKE_EFFECTS,
+  BEGIN, CANCEL_CALL, CLOSE, CLOSED, ERROR, FRAME, IS_CLOSED, IS_DRAINING, NEXT_DEADLINE, OPEN, STREAM_ENDED, TAKE_EFFECTS,
   TAKE_MESSAGES, TICK, WANTS_DEVICE_STATUS,
 } from "./ops.js";
 
@@ -63,6 +63,8 @@ export class SessionDriver {
   #nextCall = 0;
   #waiters = [];
   #freed = false;
+  /** free() was called while the core drains a close: free once the socket closed. */
+  #freeWhenDrained = false;
 
   constructor(config, nonce, WebSocket, events) {
     const { url, authToken, requestTimeoutMs, target, options } = config;
@@ -128,6 +130,8 @@ export class SessionDriver {
   free() {
     if (this.#freed) return;
     this.close();
+    this.#freeWhenDrained = this.is(IS_DRAINING);
+    if (this.#freeWhenDrained) return;
     this.#freed = true;
     this.#closeSocket();
     clearTimeout(this.#timer);
@@ -259,6 +263,10 @@ export class SessionDriver {
     }
     this.#deliver();
     this.#arm();
+    if (this.#freeWhenDrained && !this.is(IS_DRAINING)) {
+      this.#freeWhenDrained = false;
+      this.free();
+    }
   }
 
   #execute([kind, a, b, c, d]) {

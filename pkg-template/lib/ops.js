@@ -35,6 +35,7 @@ export const STREAM_ENDED = 27;
 export const WANTS_DEVICE_STATUS = 28;
 export const HAS_IN_FLIGHT_TURN = 29;
 export const IS_CLOSED = 30;
+export const IS_DRAINING = 31;
 
 // TranscriptCore.applyFragment(kind, …): the flag of a text fragment whose identity changed, and
 // the kind of a tool-call fragment (text fragments: 1 assistant, 2 reasoning)

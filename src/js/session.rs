@@ -81,6 +81,9 @@ pub mod op {
     pub const HAS_IN_FLIGHT_TURN: u8 = 29;
     /// Query, a flag: the session is closed (`close()` or a transport loss).
     pub const IS_CLOSED: u8 = 30;
+    /// Query, a flag: closed, but the socket stays open (bounded) while the server settles
+    /// our work (`session::drain`).
+    pub const IS_DRAINING: u8 = 31;
 }
 
 /// One session (or management connection): the core and nothing else.
@@ -170,6 +173,7 @@ impl SessionMachine {
             op::WANTS_DEVICE_STATUS => core.wants_device_status(),
             op::HAS_IN_FLIGHT_TURN => core.has_in_flight_turn(),
             op::IS_CLOSED => core.is_closed(),
+            op::IS_DRAINING => core.is_draining(),
             _ => false,
         };
         if set {

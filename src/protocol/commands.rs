@@ -23,6 +23,8 @@ pub enum Command {
     Input(Input),
     /// `abort_message`.
     AbortMessage(RuntimeRequest),
+    /// `resume_queue`: the server resumes its input queue and pumps it through this socket.
+    ResumeQueue(RuntimeRequest),
     /// `sync`.
     Sync(Sync),
     /// `list_models`.
@@ -52,6 +54,7 @@ impl Command {
             Command::RuntimeStart(_) => "runtime_start",
             Command::Input(_) => "input",
             Command::AbortMessage(_) => "abort_message",
+            Command::ResumeQueue(_) => "resume_queue",
             Command::Sync(_) => "sync",
             Command::ListModels(_) => "list_models",
             Command::UpdateModel(_) => "update_model",
@@ -73,7 +76,7 @@ impl Command {
         match self {
             Command::RuntimeStart(c) => c.write_members(&mut m),
             Command::Input(c) => c.write_members(&mut m),
-            Command::AbortMessage(c) => {
+            Command::AbortMessage(c) | Command::ResumeQueue(c) => {
                 m.string("request_id", &c.request_id)
                     .serialize("runtime", &c.runtime);
             }
@@ -142,7 +145,7 @@ pub struct AgentRef {
     pub agent_id: String,
 }
 
-/// A command addressed to a runtime (`abort_message`).
+/// A command addressed to a runtime (`abort_message`, `resume_queue`).
 #[derive(Debug, Clone)]
 pub struct RuntimeRequest {
     /// Caller-generated request id.

@@ -11,6 +11,9 @@ pub struct LoopStatusFrame<'a> {
     pub status: Cow<'a, str>,
     /// String entries of `active_run_ids`.
     pub active_run_ids: Vec<Cow<'a, str>>,
+    /// `client_message_ids_by_run_id`: which client messages each run serves (the server's
+    /// own turn correlation; empty when absent).
+    pub client_message_ids_by_run_id: Vec<(Cow<'a, str>, Vec<Cow<'a, str>>)>,
 }
 
 /// `turn_finished`.

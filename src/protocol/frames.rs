@@ -221,7 +221,17 @@ fn loop_status_body(value: Value<'_>) -> FrameBody<'_> {
     FrameBody::LoopStatus(LoopStatusFrame {
         status,
         active_run_ids: string_items(loop_status.get("active_run_ids")),
+        client_message_ids_by_run_id: run_map(loop_status.object("client_message_ids_by_run_id")),
     })
+}
+
+/// `client_message_ids_by_run_id` as (run, client message ids) pairs.
+fn run_map<'a>(runs: Option<&Object<'a>>) -> Vec<(Cow<'a, str>, Vec<Cow<'a, str>>)> {
+    let mut pairs = Vec::new();
+    for (run, ids) in runs.map(Object::members).into_iter().flatten() {
+        pairs.push((Cow::Owned(run.to_owned()), string_items(ids)));
+    }
+    pairs
 }
 
 /// The elements of an array member (none when it is not an array).

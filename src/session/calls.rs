@@ -47,8 +47,9 @@ impl SessionCore {
             }
         };
         let options = &self.config.options;
+        let request_id = self.ids.next("input");
         let command = Command::Input(Input {
-            request_id: Some(self.ids.next("input")),
+            request_id: Some(request_id.clone()),
             runtime,
             payload: InputPayload::CreateMessage(CreateMessage {
                 messages: vec![UserMessage {
@@ -64,7 +65,8 @@ impl SessionCore {
             }),
         });
         if let Some(c) = self.coordinator.as_mut() {
-            c.track_sent_turn(now, client_message_id, otid.map(str::to_owned));
+            c.track_sent_turn(now, client_message_id.clone(), otid.map(str::to_owned));
+            c.note_input_request(&client_message_id, &request_id);
         }
         self.write(command.to_json());
         Ok(())

@@ -19,6 +19,7 @@
 //! - orphaned `turn_finished` emits a standalone result; idle with active run ids keeps the turn
 //!   open once the server has proven it sends `turn_finished`.
 
+mod correlation;
 mod lifecycle;
 mod result;
 mod settled;
@@ -31,6 +32,8 @@ mod tests;
 #[cfg(test)]
 mod tests_capture;
 #[cfg(test)]
+mod tests_correlation;
+#[cfg(test)]
 mod tests_lifecycle;
 
 use super::fifo::Fifo;
@@ -38,6 +41,8 @@ use crate::protocol::frames::{parse_frame, FrameBody, ParsedFrame};
 use crate::protocol::normalize::UuidCounter;
 use crate::protocol::runtime::Runtime;
 use crate::protocol::sdk_message::SdkMessage;
+use correlation::StallWatch;
+pub use correlation::{MAX_RESUME_ATTEMPTS, STALL_GRACE_MS};
 use settled::SettledRuns;
 use turn::{Outcome, Turn};
 
@@ -99,6 +104,19 @@ pub struct TurnCoordinator {
     uuids: UuidCounter,
     /// The server has sent a `turn_finished` (letta-code 0.30.3+).
     server_sends_turn_finished: bool,
+    /// Runs that serve no turn of ours (see `correlation`): their frames are dropped.
+    foreign: SettledRuns,
+    /// `active_run_ids` of the latest loop status.
+    last_active_runs: Vec<String>,
+    /// The latest loop status showed the server working (not idle, or a run active).
+    server_busy: bool,
+    /// The stalled-queue watch of the active turn.
+    stall: StallWatch,
+    /// Runs of our completed turns whose `turn_finished` has not arrived (an aborted turn ends
+    /// on idle before it): the server is still working on them.
+    unfinished_runs: Vec<String>,
+    /// A turn of ours completed in this session.
+    completed_any: bool,
     closed: bool,
 }
 
@@ -116,6 +134,12 @@ impl TurnCoordinator {
             stream_moved_on: false,
             uuids: UuidCounter::default(),
             server_sends_turn_finished: false,
+            foreign: SettledRuns::default(),
+            last_active_runs: Vec::new(),
+            server_busy: false,
+            stall: StallWatch::default(),
+            unfinished_runs: Vec::new(),
+            completed_any: false,
             closed: false,
         }
     }
@@ -188,7 +212,11 @@ impl TurnCoordinator {
     /// Feeds one parsed frame. Frames for another runtime and frame types the coordinator does
     /// not handle are ignored; nothing here panics on odd input.
     pub fn handle_frame(&mut self, frame: &ParsedFrame<'_>, now_ms: u64) {
-        if self.closed || !frame.scope.matches(&self.runtime) {
+        if !frame.scope.matches(&self.runtime) {
+            return;
+        }
+        if self.closed {
+            self.observe_after_close(frame, now_ms);
             return;
         }
         if self.deferred.len() >= MAX_DEFERRED_FRAMES && self.in_finishing_phase() {
@@ -219,7 +247,11 @@ impl TurnCoordinator {
         let timeout = turn
             .timeout_at
             .filter(|_| !turn.terminal.is_authoritative());
-        match (turn.terminal.deadline(), timeout) {
+        let earliest = match (turn.terminal.deadline(), timeout) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        match (earliest, self.stall.at) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -272,6 +304,7 @@ impl TurnCoordinator {
             .request_timeout_ms
             .map(|ms| now_ms.saturating_add(ms));
         self.active = Some(turn);
+        self.refresh_stall(now_ms);
     }
 
     /// Activates the next queued turn when none is active (protocol activity started it).
@@ -291,7 +324,16 @@ impl TurnCoordinator {
 
     fn dispatch(&mut self, frame: &ParsedFrame<'_>, now_ms: u64) {
         match &frame.body {
-            FrameBody::QueueUpdate(queue) => self.out.push_back(queue.to_message()),
+            FrameBody::QueueUpdate(queue) => {
+                self.on_queue_removals(queue, now_ms);
+                self.out.push_back(queue.to_message());
+            }
+            FrameBody::InputAccepted(accepted) => self.on_input_accepted(
+                frame.request_id.as_deref(),
+                accepted.accepted,
+                accepted.disposition.as_deref(),
+                now_ms,
+            ),
             FrameBody::LoopStatus(status) => self.on_loop_status(frame, status, now_ms),
             FrameBody::TurnFinished(finished) => self.on_turn_finished(frame, finished, now_ms),
             FrameBody::StreamDelta(delta) => self.on_stream_delta(frame, delta, now_ms),
@@ -331,8 +373,17 @@ impl TurnCoordinator {
         let Some(turn) = self.active.take() else {
             return;
         };
+        self.stall = StallWatch::default();
+        self.completed_any = true;
         for run in &turn.run_ids {
             self.settled.insert(run);
+            let tracks_finish = turn.acknowledged || self.server_sends_turn_finished;
+            if tracks_finish
+                && !turn::lists(&turn.finished_runs, run)
+                && self.unfinished_runs.len() < 16
+            {
+                self.unfinished_runs.push(run.clone());
+            }
         }
         self.stream_moved_on = false;
         let message = result::build_result(

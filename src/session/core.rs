@@ -2,8 +2,8 @@
 //!
 //! The transport feeds it what happened (`on_open`, `on_frame`, `on_transport_closed`,
 //! `on_tick`) and the JS layer feeds it calls (`send`, `list_messages`, …). It answers with
-//! [`Effect`]s — frames to write, calls to complete, callbacks to run — and with `SDKMessage`s
-//! for `stream()`. It never reads a clock: every entry point takes `now` in milliseconds, and
+//! [`Effect`]s (frames to write, calls to complete, callbacks to run) and `SDKMessage`s for
+//! `stream()`. It never reads a clock: every entry point takes `now` (ms);
 //! [`SessionCore::next_deadline`] says when to call [`SessionCore::on_tick`].
 
 use super::approvals::Approvals;
@@ -143,6 +143,8 @@ pub struct SessionCore {
     pub(super) queue_items: Vec<(String, String)>,
     /// When the socket must have opened by.
     pub(super) connect_deadline: Option<u64>,
+    /// After `close()`: the latest time the socket closes (see `drain`).
+    pub(super) drain_deadline: Option<u64>,
     pub(super) closed: bool,
 }
 
@@ -170,6 +172,7 @@ impl SessionCore {
             sent_messages: 0,
             queue_items: Vec::new(),
             connect_deadline: None,
+            drain_deadline: None,
             closed: false,
         }
     }
@@ -253,7 +256,11 @@ impl SessionCore {
     pub fn next_deadline(&self) -> Option<u64> {
         let coordinator = self.coordinator.as_ref().and_then(|c| c.next_deadline());
         let requests = earlier(self.requests.next_deadline(), self.devices.next_deadline());
-        earlier(earlier(self.connect_deadline, requests), coordinator)
+        let own = earlier(
+            earlier(self.connect_deadline, self.drain_deadline),
+            coordinator,
+        );
+        earlier(own, requests)
     }
 
     /// Fires due timers: request timeouts, device-status waits, coordinator graces.
@@ -284,6 +291,7 @@ impl SessionCore {
         if let Some(c) = self.coordinator.as_mut() {
             c.on_tick(now);
         }
+        self.drain_tick(now);
     }
 
     /// The socket opened: start the session (or, for a management connection, be ready).
@@ -304,41 +312,10 @@ impl SessionCore {
         }
     }
 
-    /// The socket closed without `close()` being called.
-    pub fn on_transport_closed(&mut self, now: u64) {
-        if self.closed {
-            return;
-        }
-        self.closed = true;
-        if self.phase != Phase::Ready {
-            self.phase = Phase::Failed;
-            let error = SessionError::connection("App-server socket closed");
-            self.settle_init(Err(error));
-        }
-        self.reject_all(SessionError::connection("App-server socket closed"));
-        if let Some(c) = self.coordinator.as_mut() {
-            c.close_transport_dropped(now);
-        }
-    }
-
-    /// `close()`: ends the stream, rejects what is pending, closes the socket. Idempotent.
-    pub fn close(&mut self, now: u64) {
-        if self.closed {
-            return;
-        }
-        self.closed = true;
-        self.settle_init(Err(SessionError::session_closed()));
-        self.reject_all(SessionError::closed("App-server client closed"));
-        if let Some(c) = self.coordinator.as_mut() {
-            c.close(now);
-        }
-        self.effects.push_back(Effect::CloseTransport);
-    }
-
     /// One frame from the socket (JSON text). Malformed frames are dropped; nothing panics.
     pub fn on_frame(&mut self, text: &str, now: u64) {
         if self.closed {
-            return;
+            return self.drain_frame(text, now);
         }
         // Big device-status snapshots are dropped unparsed when nobody listens or waits.
         let device_status = self.wants_device_status();
@@ -358,6 +335,7 @@ impl SessionCore {
         if let Some(c) = self.coordinator.as_mut() {
             c.handle_frame(&frame, now);
         }
+        self.resume_stalled_queue();
         if frame.request_id.is_some() {
             if let Some(pending) = self.requests.answer(&frame) {
                 self.on_response(pending, &frame, now);
@@ -455,7 +433,7 @@ impl SessionCore {
         }
     }
 
-    fn reject_all(&mut self, error: SessionError) {
+    pub(super) fn reject_all(&mut self, error: SessionError) {
         while let Some(pending) = self.requests.take_due(u64::MAX) {
             if let Purpose::Call(call, _) = pending.purpose {
                 self.complete(call, Err(error.clone()));
@@ -491,6 +469,6 @@ impl SessionCore {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 #[cfg(test)]
 mod tests_calls;

@@ -9,6 +9,7 @@ mod calls;
 pub mod coordinator;
 mod core;
 mod device;
+mod drain;
 pub mod error;
 mod fifo;
 mod handlers;
@@ -20,6 +21,7 @@ mod responses;
 
 pub use self::core::{Effect, SessionConfig, SessionCore, Target};
 pub use approvals::APPROVAL_CACHE_SIZE;
+pub use drain::CLOSE_DRAIN_MS;
 pub use error::SessionError;
 pub use options::{read_session_config, SessionOptions, SessionSetup};
 pub use requests::CallId;

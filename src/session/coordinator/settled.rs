@@ -26,7 +26,7 @@ fn hash(run_id: &str) -> u64 {
 impl SettledRuns {
     /// Whether `run_id` settled recently.
     pub fn contains(&self, run_id: &str) -> bool {
-        self.position(run_id, hash(run_id)).is_some()
+        !run_id.is_empty() && self.position(run_id, hash(run_id)).is_some()
     }
 
     /// The slot holding `run_id`, whose hash is `hash`.
@@ -37,6 +37,17 @@ impl SettledRuns {
             }
         }
         None
+    }
+
+    /// Forgets `run_id` (its slot stays, empty, until the ring reuses it).
+    pub fn remove(&mut self, run_id: &str) {
+        if let Some(at) = self.position(run_id, hash(run_id)) {
+            if let (Some(slot), Some(slot_hash)) = (self.order.get_mut(at), self.hashes.get_mut(at))
+            {
+                slot.clear();
+                *slot_hash = hash("");
+            }
+        }
     }
 
     /// Remembers `run_id`, evicting the oldest beyond [`MAX_SETTLED_RUNS`].

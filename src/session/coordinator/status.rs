@@ -14,6 +14,7 @@ impl TurnCoordinator {
         status: &LoopStatusFrame<'_>,
         now_ms: u64,
     ) {
+        self.apply_run_map(status);
         if self.in_finishing_phase() {
             // Only statuses whose runs all belong to the finishing turn are processed now;
             // others (including idle statuses with no runs) wait for its result.
@@ -27,12 +28,14 @@ impl TurnCoordinator {
             }
         }
         self.out.push_back(status.to_message());
+        self.note_loop_status(status, now_ms);
 
         let Some(turn) = self.active.as_mut() else {
             return;
         };
         for run in &status.active_run_ids {
-            if !self.settled.contains(run) {
+            if !self.settled.contains(run) && !self.foreign.contains(run) && turn.may_own(Some(run))
+            {
                 turn.add_run(run);
             }
         }
@@ -105,7 +108,13 @@ impl TurnCoordinator {
         let Some(run) = finished.run_id.as_deref() else {
             return;
         };
+        super::turn::unlist(&mut self.unfinished_runs, run);
         if self.settled.contains(run) {
+            return;
+        }
+        if self.foreign.contains(run) {
+            // Another message's run (or one our queued input waited behind): never ours.
+            self.foreign_run_finished(run, now_ms);
             return;
         }
         if self.in_finishing_phase() && !self.active.as_ref().is_some_and(|t| t.has_run(run)) {
@@ -119,10 +128,17 @@ impl TurnCoordinator {
             self.emit_orphan_result(frame, finished, run);
             return;
         };
+        if !turn.may_own(Some(run)) {
+            // Our input still waits in the server's queue: this run is someone else's.
+            self.foreign.insert(run);
+            self.foreign_run_finished(run, now_ms);
+            return;
+        }
         if !turn.run_ids.is_empty() && !turn.has_run(run) {
             return;
         }
         turn.add_run(run);
+        turn.finished_runs.push(run.to_owned());
         let stop = finished.stop_reason.as_ref();
         if stop == "requires_approval" {
             turn.requires_approval_stop = true;

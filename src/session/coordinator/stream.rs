@@ -39,7 +39,7 @@ impl TurnCoordinator {
             return;
         }
         let run_id = delta.run_id();
-        if run_id.is_some_and(|run| self.settled.contains(run)) {
+        if run_id.is_some_and(|run| self.settled.contains(run) || self.foreign.contains(run)) {
             return;
         }
         if self.in_finishing_phase() && !self.belongs_to_finishing_turn(run_id) {
@@ -54,7 +54,16 @@ impl TurnCoordinator {
         if !is_usage && !is_stop {
             self.activate_next_queued(now_ms);
         }
-        if let Some(turn) = self.active.as_mut() {
+        // While our input waits in the server's queue, a run that streams is another's
+        // (dropped), and a run-less delta is shown but not ours.
+        let ours = self.active.as_ref().is_none_or(|t| t.may_own(run_id));
+        if !ours {
+            if let Some(run) = run_id {
+                self.foreign.insert(run);
+                return;
+            }
+        }
+        if let Some(turn) = self.active.as_mut().filter(|_| ours) {
             if is_evidence(message_type, run_id.is_some()) {
                 turn.evidence = true;
                 if let Some(run) = run_id {
@@ -67,7 +76,7 @@ impl TurnCoordinator {
         let mut error_outcome = None;
         match &message {
             Some(SdkMessage::Assistant(text)) => {
-                if let Some(turn) = self.active.as_mut() {
+                if let Some(turn) = self.active.as_mut().filter(|_| ours) {
                     turn.assistant_text.push_str(&text.content);
                 }
             }
@@ -76,6 +85,9 @@ impl TurnCoordinator {
         }
         if let Some(message) = message {
             self.out.push_back(message);
+        }
+        if !ours {
+            return;
         }
 
         if is_stop {

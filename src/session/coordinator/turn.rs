@@ -182,6 +182,15 @@ pub(crate) struct Turn {
     pub usage_runs: Vec<String>,
     /// A run-less `usage_statistics` arrived after the latest streamed stop reason.
     pub runless_usage_after_stop: bool,
+    /// The `request_id` of the `input` that sent the turn (matches its `input_accepted`).
+    pub input_request_id: Option<String>,
+    /// The server acknowledged the input (`input_accepted`).
+    pub acknowledged: bool,
+    /// The server queued the input (`disposition: "queued"`) and has not dequeued it yet: no
+    /// run can be this turn's until the server says so (a `dequeued` removal or its run map).
+    pub server_queued: bool,
+    /// Runs whose `turn_finished` arrived.
+    pub finished_runs: Vec<String>,
 }
 
 impl Turn {
@@ -200,6 +209,10 @@ impl Turn {
             terminal: Terminal::default(),
             usage_runs: Vec::new(),
             runless_usage_after_stop: false,
+            input_request_id: None,
+            acknowledged: false,
+            server_queued: false,
+            finished_runs: Vec::new(),
         }
     }
 
@@ -215,6 +228,17 @@ impl Turn {
         }
     }
 
+    /// Takes `run_id` away from this turn (the server attributes it to another message).
+    pub fn drop_run(&mut self, run_id: &str) {
+        unlist(&mut self.run_ids, run_id);
+    }
+
+    /// Whether a frame of `run_id` (`None`: run-less) may count for this turn: always, unless
+    /// the server still holds the turn's input in its queue and the run is not known as ours.
+    pub fn may_own(&self, run_id: Option<&str>) -> bool {
+        !self.server_queued || run_id.is_some_and(|run| self.has_run(run))
+    }
+
     /// Usage for `run_id` (or run-less usage after the stream's stop reason) was already seen,
     /// so a terminal for that run need not wait for trailing usage.
     pub fn usage_seen_for(&self, run_id: &str) -> bool {
@@ -225,4 +249,16 @@ impl Turn {
 /// Whether `ids` holds `id` (for the short run-id lists of one turn: a plain scan).
 pub(crate) fn lists(ids: &[String], id: &str) -> bool {
     ids.iter().any(|listed| listed == id)
+}
+
+/// Removes every `id` from `ids`, keeping the order of the rest (a plain loop: no closure).
+pub(crate) fn unlist(ids: &mut Vec<String>, id: &str) {
+    let mut at = 0;
+    while at < ids.len() {
+        if ids[at] == id {
+            ids.remove(at);
+        } else {
+            at += 1;
+        }
+    }
 }

@@ -18,11 +18,11 @@ pub(super) fn config(target: Target, options: &str) -> SessionConfig {
     }
 }
 
-pub(super) fn effects(core: &mut SessionCore) -> Vec<Effect> {
+pub(crate) fn effects(core: &mut SessionCore) -> Vec<Effect> {
     std::iter::from_fn(|| core.pop_effect()).collect()
 }
 
-pub(super) fn writes(effects: &[Effect]) -> Vec<serde_json::Value> {
+pub(crate) fn writes(effects: &[Effect]) -> Vec<serde_json::Value> {
     effects
         .iter()
         .filter_map(|e| match e {
@@ -46,7 +46,7 @@ fn start_response(request_id: &str) -> String {
 }
 
 /// A started session (`createSession("agent-1")`), effects drained.
-pub(super) fn started(options: &str) -> SessionCore {
+pub(crate) fn started(options: &str) -> SessionCore {
     let mut core = SessionCore::new(config(
         Target::NewConversation {
             agent_id: "agent-1".into(),

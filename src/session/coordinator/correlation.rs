@@ -1,0 +1,240 @@
+//! Turn correlation by evidence (issue 11): which runs are ours, which belong to someone else,
+//! and the stalled server queue.
+//!
+//! The server names the client messages each run serves (`update_loop_status.loop_status.
+//! client_message_ids_by_run_id`), acknowledges every input (`input_accepted`, `started` or
+//! `queued`) and reports a queued input leaving its queue (`update_queue.removed`, `dequeued`).
+//! A run the server attributes to another message, a run that was running when our input was
+//! queued, and a run that streams while our input still waits in the server's queue are
+//! *foreign*: their frames never end, and never feed, a turn of ours.
+//!
+//! The stall: letta-code 0.32.18 pumps its input queue only through the socket of the
+//! connection whose work just settled (`scheduleQueuePump(runtime, socket, …)` drops the pump
+//! when that socket is closed). An input queued behind the work of a closed session therefore
+//! waits forever. A queued turn with an idle server is re-pumped with `resume_queue` (which the
+//! server answers by pumping through the socket that asked), a few times, with backoff; the
+//! input itself is never sent twice.
+
+use super::turn::{unlist, Turn};
+use super::TurnCoordinator;
+use crate::protocol::frames::{FrameBody, LoopStatusFrame, ParsedFrame, QueueUpdateFrame};
+
+/// How long a queued input may wait on an idle server before the queue is re-pumped.
+pub const STALL_GRACE_MS: u64 = 1_000;
+/// How many `resume_queue` requests one stalled turn may send (backoff doubles each time).
+pub const MAX_RESUME_ATTEMPTS: u32 = 4;
+
+/// Which of our in-flight turns a frame names.
+#[derive(Clone, Copy)]
+enum Key<'a> {
+    /// By `client_message_id`.
+    Message(&'a str),
+    /// By the `request_id` of its `input`.
+    Request(&'a str),
+    /// The oldest the server has not acknowledged.
+    Unacknowledged,
+}
+
+/// The stalled-queue watch of the active turn.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct StallWatch {
+    /// When to re-pump, while the active turn waits in the server's queue on an idle server.
+    pub at: Option<u64>,
+    /// `resume_queue` requests sent for the active turn.
+    pub attempts: u32,
+    /// A `resume_queue` is due: the session takes it with `take_resume_queue`.
+    pub resume_due: bool,
+}
+
+impl TurnCoordinator {
+    /// Whether the server still works on what our completed turns started: a run of ours has
+    /// no `turn_finished` yet, or the server was busy when our last turn ended. A closing
+    /// session keeps its socket open (bounded) while this holds, because the server resumes
+    /// its input queue through the socket of the work that settles (see the module docs).
+    pub fn is_settling(&self) -> bool {
+        !self.unfinished_runs.is_empty() || (self.completed_any && self.server_busy)
+    }
+
+    /// After close: frames only update what [`Self::is_settling`] reads.
+    pub(super) fn observe_after_close(&mut self, frame: &ParsedFrame<'_>, now_ms: u64) {
+        match &frame.body {
+            FrameBody::TurnFinished(finished) => {
+                if let Some(run) = finished.run_id.as_deref() {
+                    unlist(&mut self.unfinished_runs, run);
+                }
+            }
+            FrameBody::LoopStatus(status) => self.note_loop_status(status, now_ms),
+            _ => {}
+        }
+    }
+
+    /// Remembers the `request_id` of the `input` that sent turn `client_message_id`, so its
+    /// `input_accepted` is matched exactly.
+    pub fn note_input_request(&mut self, client_message_id: &str, request_id: &str) {
+        if let Some(turn) = self.find_turn(Key::Message(client_message_id)) {
+            turn.input_request_id = Some(request_id.to_owned());
+        }
+    }
+
+    /// Our in-flight turn `slot` (0: the active one, then the queued ones in order).
+    fn turn_at(&mut self, slot: usize) -> Option<&mut Turn> {
+        match slot {
+            0 => self.active.as_mut(),
+            _ => self.queued.get_mut(slot - 1),
+        }
+    }
+
+    /// The first of our in-flight turns (active first) that `key` names.
+    fn find_turn(&mut self, key: Key<'_>) -> Option<&mut Turn> {
+        let mut found = None;
+        for slot in 0..=self.queued.len() {
+            let Some(turn) = self.turn_at(slot) else {
+                continue;
+            };
+            let hit = match key {
+                Key::Message(id) => turn.client_message_id == id,
+                Key::Request(id) => turn.input_request_id.as_deref() == Some(id),
+                Key::Unacknowledged => !turn.acknowledged,
+            };
+            if hit {
+                found = Some(slot);
+                break;
+            }
+        }
+        self.turn_at(found?)
+    }
+
+    /// Whether the session must send `resume_queue` now (taken once per due time).
+    pub fn take_resume_queue(&mut self) -> bool {
+        std::mem::take(&mut self.stall.resume_due)
+    }
+
+    /// Whether `client_message_id` is one of our in-flight turns.
+    fn is_our_message(&mut self, client_message_id: &str) -> bool {
+        self.find_turn(Key::Message(client_message_id)).is_some()
+    }
+
+    /// `input_accepted`: matched by request id, else the oldest unacknowledged turn (the server
+    /// acknowledges inputs in order). A queued input of the active turn marks the runs running
+    /// now as foreign: they are what the input waits behind.
+    pub(super) fn on_input_accepted(
+        &mut self,
+        request_id: Option<&str>,
+        accepted: Option<bool>,
+        disposition: Option<&str>,
+        now_ms: u64,
+    ) {
+        if accepted != Some(true) {
+            return;
+        }
+        let by_request = request_id.is_some_and(|id| self.find_turn(Key::Request(id)).is_some());
+        let turn = match (by_request, request_id) {
+            (true, Some(id)) => self.find_turn(Key::Request(id)),
+            _ => self.find_turn(Key::Unacknowledged),
+        };
+        let Some(turn) = turn else {
+            return;
+        };
+        turn.acknowledged = true;
+        if disposition != Some("queued") {
+            return;
+        }
+        turn.server_queued = true;
+        let id = turn.client_message_id.clone();
+        if self
+            .active
+            .as_ref()
+            .is_some_and(|t| t.client_message_id == id)
+        {
+            for run in &self.last_active_runs {
+                if !self.active.as_ref().is_some_and(|t| t.has_run(run)) {
+                    self.foreign.insert(run);
+                }
+            }
+            self.refresh_stall(now_ms);
+        }
+    }
+
+    /// `update_queue`: a `dequeued` removal of one of our messages lets its runs be ours.
+    pub(super) fn on_queue_removals(&mut self, queue: &QueueUpdateFrame<'_>, now_ms: u64) {
+        for removed in &queue.removed {
+            if removed.disposition.as_deref() != Some("dequeued") {
+                continue;
+            }
+            let Some(id) = removed.client_message_id.as_deref() else {
+                continue;
+            };
+            if let Some(turn) = self.find_turn(Key::Message(id)) {
+                turn.server_queued = false;
+            }
+        }
+        self.refresh_stall(now_ms);
+    }
+
+    /// The server's run → client-message map: runs serving our active turn become its runs;
+    /// runs serving only other messages become foreign (and leave our turn if it held them).
+    pub(super) fn apply_run_map(&mut self, status: &LoopStatusFrame<'_>) {
+        for (run, ids) in &status.client_message_ids_by_run_id {
+            let active_id = self.active.as_ref().map(|t| t.client_message_id.as_str());
+            if active_id.is_some_and(|id| ids.iter().any(|listed| listed == id)) {
+                self.foreign.remove(run);
+                if let Some(turn) = self.active.as_mut() {
+                    turn.server_queued = false;
+                    turn.evidence = true;
+                    turn.add_run(run);
+                }
+            } else if !ids.is_empty() && !ids.iter().any(|id| self.is_our_message(id)) {
+                self.foreign.insert(run);
+                if let Some(turn) = self.active.as_mut() {
+                    turn.drop_run(run);
+                }
+            }
+        }
+    }
+
+    /// Remembers what the latest loop status says is running (for `input_accepted` and the
+    /// stall watch).
+    pub(super) fn note_loop_status(&mut self, status: &LoopStatusFrame<'_>, now_ms: u64) {
+        self.last_active_runs.clear();
+        for run in &status.active_run_ids {
+            self.last_active_runs.push(run.as_ref().to_owned());
+        }
+        self.server_busy = status.status != "WAITING_ON_INPUT" || !status.active_run_ids.is_empty();
+        self.refresh_stall(now_ms);
+    }
+
+    /// A foreign run finished: whatever it held up may run now.
+    pub(super) fn foreign_run_finished(&mut self, run: &str, now_ms: u64) {
+        self.settled.insert(run);
+        unlist(&mut self.last_active_runs, run);
+        if self.last_active_runs.is_empty() {
+            self.server_busy = false;
+        }
+        self.refresh_stall(now_ms);
+    }
+
+    /// Arms the stall watch while the active turn waits in the server's queue on an idle
+    /// server; disarms it otherwise (a new turn starts with a fresh budget).
+    pub(super) fn refresh_stall(&mut self, now_ms: u64) {
+        let waiting = self.active.as_ref().is_some_and(|t| t.server_queued);
+        if !waiting {
+            self.stall = super::correlation::StallWatch::default();
+        } else if self.server_busy {
+            self.stall.at = None;
+        } else if self.stall.at.is_none() && self.stall.attempts < MAX_RESUME_ATTEMPTS {
+            self.stall.at = Some(now_ms.saturating_add(STALL_GRACE_MS));
+        }
+    }
+
+    /// Fires the stall watch at `now_ms`: a `resume_queue` becomes due, and the next attempt is
+    /// scheduled with doubled backoff until the budget is spent.
+    pub(super) fn on_stall_tick(&mut self, now_ms: u64) {
+        if self.stall.at.is_none_or(|at| at > now_ms) {
+            return;
+        }
+        self.stall.resume_due = true;
+        self.stall.attempts += 1;
+        self.stall.at = (self.stall.attempts < MAX_RESUME_ATTEMPTS)
+            .then(|| now_ms.saturating_add(STALL_GRACE_MS << self.stall.attempts.min(8)));
+    }
+}
