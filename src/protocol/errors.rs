@@ -1,7 +1,8 @@
 //! `SDKErrorCode`, stop-reason classification and approval-conflict detection (spec §2, §3.6).
 
 /// The `SDKErrorCode` union. Written as its snake_case wire string ([`ErrorCode::as_str`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// A message was sent while the agent waits for a tool approval.
     ApprovalConflict,
@@ -62,12 +63,6 @@ const WIRE_CODES: [ErrorCode; 8] = [
     ErrorCode::Interrupted,
     ErrorCode::StreamClosed,
 ];
-
-impl crate::json::ToJson for ErrorCode {
-    fn write_json(&self, out: &mut String) {
-        crate::json::write_str(out, self.as_str());
-    }
-}
 
 /// Stop reasons that end a turn successfully.
 pub const SUCCESS_STOP_REASONS: [&str; 3] = ["end_turn", "tool_rule", "requires_approval"];
