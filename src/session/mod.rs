@@ -10,7 +10,6 @@ pub mod coordinator;
 mod core;
 mod device;
 pub mod error;
-mod fifo;
 mod handlers;
 mod handshake;
 pub mod ids;
