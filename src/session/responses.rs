@@ -80,7 +80,7 @@ pub fn response_error(frame: &Object<'_>, fallback: &str) -> SessionError {
 
 /// One member of a reshaped result: `to`, copied from the first present member of `from` (a
 /// non-null one when there is one; `null` is kept, for example `availableHandles: null` means
-/// the lookup failed), else `default` (raw JSON) when given.
+/// the lookup failed), else `default` when given.
 struct Field {
     to: &'static str,
     from: &'static [&'static str],
