@@ -103,7 +103,19 @@ fn contains_conflict_phrase(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_approval_conflict_signal;
+    use super::{is_approval_conflict_signal, ErrorCode, WIRE_CODES};
+
+    /// The derived JSON of every code is its wire string.
+    #[test]
+    fn codes_serialize_as_their_wire_strings() {
+        for code in WIRE_CODES
+            .into_iter()
+            .chain([ErrorCode::StructuredOutputError])
+        {
+            let json = crate::json::to_string(&code);
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+        }
+    }
 
     #[test]
     fn conflict_phrases_match_case_insensitively() {
