@@ -9,8 +9,9 @@
 //! wrong type means), and borrows strings from the input unless they contain escapes.
 //!
 //! Values that must travel on as JSON (a delta copied into `stream_event.event`, a tool call's
-//! input, response pages) are written back through [`ToJson`] ([`ser`]'s one non-generic writer): members
-//! in document order, integral numbers as integers, other numbers in serde_json's shortest form.
+//! input, response pages) are written back by serde_json through their [`serde::Serialize`]
+//! impls ([`ser`]): members in document order, integral numbers as integers, other numbers in
+//! serde_json's shortest form. Everything else the crate writes derives `Serialize`.
 
 mod de;
 mod repair;
@@ -18,16 +19,13 @@ mod ser;
 #[cfg(test)]
 mod tests;
 
-pub use ser::{
-    to_string, write_f64, write_i64, write_js_number, write_str, write_u64, Members, ObjectWriter,
-    ToJson,
-};
+pub use ser::{serialize_js_number, to_string, write_str, write_u64};
 
 use std::borrow::Cow;
 
 /// A JSON value. Strings borrow from the parsed text unless they had escapes; arrays and objects
 /// own their elements. [`Value::Absent`] stands for a missing member (it is never parsed).
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub enum Value<'a> {
     /// The member is not present.
     #[default]
@@ -38,37 +36,6 @@ pub enum Value<'a> {
     String(Cow<'a, str>),
     Array(Vec<Value<'a>>),
     Object(Object<'a>),
-}
-
-/// Written out with plain loops: smaller in WebAssembly than the derived generic slice clone.
-impl Clone for Value<'_> {
-    fn clone(&self) -> Self {
-        match self {
-            Value::Absent => Value::Absent,
-            Value::Null => Value::Null,
-            Value::Bool(b) => Value::Bool(*b),
-            Value::Number(n) => Value::Number(*n),
-            Value::String(s) => Value::String(s.clone()),
-            Value::Array(items) => {
-                let mut copy = Vec::with_capacity(items.len());
-                for item in items {
-                    copy.push(item.clone());
-                }
-                Value::Array(copy)
-            }
-            Value::Object(o) => Value::Object(o.clone()),
-        }
-    }
-}
-
-impl Clone for Object<'_> {
-    fn clone(&self) -> Self {
-        let mut members = Vec::with_capacity(self.members.len());
-        for (key, value) in &self.members {
-            members.push((key.clone(), value.clone()));
-        }
-        Object { members }
-    }
 }
 
 /// What a missing member reads as (borrowed by [`Object::get`]).
@@ -238,15 +205,17 @@ impl<'a> Value<'a> {
 }
 
 /// The members of one JSON object, in document order (duplicates included).
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Object<'a> {
     members: Vec<(Cow<'a, str>, Value<'a>)>,
 }
 
 impl<'a> Object<'a> {
     /// An object without members.
-    pub fn new() -> Self {
-        Object::default()
+    pub const fn new() -> Self {
+        Object {
+            members: Vec::new(),
+        }
     }
 
     /// Parses JSON text that must be an object. `None` for invalid JSON or another kind.

@@ -124,25 +124,6 @@ fn writes_members_in_document_order() {
 }
 
 #[test]
-fn object_writer_builds_objects() {
-    let mut w = ObjectWriter::new();
-    let v = parse(r#"{"x":[1,2]}"#).unwrap();
-    w.raw("a", "[1,2]")
-        .string("s", "q\"x")
-        .bool("b", false)
-        .value("v", &v)
-        .serialize("l", &["m"]);
-    assert_eq!(
-        w.finish(),
-        r#"{"a":[1,2],"s":"q\"x","b":false,"v":{"x":[1,2]},"l":["m"]}"#
-    );
-    assert_eq!(ObjectWriter::new().finish(), "{}");
-    let mut w = ObjectWriter::new();
-    w.bool("k\"ey", true);
-    assert_eq!(w.finish(), r#"{"k\"ey":true}"#);
-}
-
-#[test]
 fn deep_nesting_fails_without_overflowing() {
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     assert!(parse(&deep).is_none());

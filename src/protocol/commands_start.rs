@@ -1,9 +1,10 @@
 //! `runtime_start` (spec §3.4): the fields the reference client sends to start a runtime.
 
-use crate::json::{Members, Object, ToJson};
+use crate::json::Object;
+use serde::Serialize;
 
 /// `client_info` of `runtime_start`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct ClientInfo {
     /// Client package name.
     pub name: String,
@@ -22,7 +23,7 @@ impl Default for ClientInfo {
 
 /// `runtime_start`. Exactly one target shape is set by the caller (create agent, agent +
 /// new/default/given conversation, or agent-free).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct RuntimeStart {
     /// Caller-generated request id.
     pub request_id: String,
@@ -35,20 +36,28 @@ pub struct RuntimeStart {
     /// Permission mode; always sent (`"standard"` by default).
     pub mode: String,
     /// Working directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
     /// `true` for stateless sessions; omitted otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub stateless: Option<bool>,
     /// Deduplicated skill sources; `[]` is meaningful and sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub skill_sources: Option<Vec<String>>,
     /// SDK/MCP tools hosted by the client.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_tools: Option<Vec<ExternalToolGroup>>,
     /// Existing agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_id: Option<String>,
     /// Existing conversation (`"default"` allowed).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub conversation_id: Option<String>,
     /// Create-agent mode.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub create_agent: Option<CreateAgent>,
     /// New conversation.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub create_conversation: Option<CreateConversation>,
 }
 
@@ -74,14 +83,14 @@ impl RuntimeStart {
 }
 
 /// One `external_tools` group.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct ExternalToolGroup {
     /// Tool definitions.
     pub tools: Vec<ExternalToolSpec>,
 }
 
 /// An SDK-hosted tool definition.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct ExternalToolSpec {
     /// Tool name.
     pub name: String,
@@ -94,118 +103,46 @@ pub struct ExternalToolSpec {
 }
 
 /// `create_agent` of `runtime_start`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct CreateAgent {
     /// Agent creation body (built by the caller).
     pub body: Object<'static>,
     /// `pinGlobalAgent`, else `hidden !== true`.
     pub pin_global: bool,
     /// `Some(false)` when memfs is disabled; omitted otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub memfs: Option<bool>,
 }
 
 /// `create_conversation` of `runtime_start`: `{body: {}}` for a session, or the agent-free body.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct CreateConversation {
     /// Conversation body.
     pub body: CreateConversationBody,
 }
 
 /// Body of `create_conversation` (all optional; `{}` for ordinary sessions).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct CreateConversationBody {
     /// Model handle (agent-free).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// System prompt (agent-free).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub system: Option<String>,
     /// Parent agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_agent_id: Option<String>,
     /// Conversation name.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Subagent flag.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub is_subagent: Option<bool>,
     /// Model settings, as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model_settings: Option<Object<'static>>,
     /// Context window limit.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub context_window_limit: Option<u64>,
-}
-
-impl RuntimeStart {
-    /// Writes the fields after the command's `type`.
-    pub(super) fn write_members(&self, m: &mut Members<'_>) {
-        m.string("request_id", &self.request_id)
-            .serialize("client_info", &self.client_info)
-            .bool("recover_approvals", self.recover_approvals)
-            .bool("force_device_status", self.force_device_status)
-            .string("mode", &self.mode)
-            .opt_string("cwd", &self.cwd)
-            .opt_bool("stateless", self.stateless)
-            .opt("skill_sources", &self.skill_sources)
-            .opt("external_tools", &self.external_tools)
-            .opt_string("agent_id", &self.agent_id)
-            .opt_string("conversation_id", &self.conversation_id)
-            .opt("create_agent", &self.create_agent)
-            .opt("create_conversation", &self.create_conversation);
-    }
-}
-
-impl ToJson for ClientInfo {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.string("name", &self.name).string("title", &self.title);
-        m.close();
-    }
-}
-
-impl ToJson for ExternalToolGroup {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.serialize("tools", &self.tools);
-        m.close();
-    }
-}
-
-impl ToJson for ExternalToolSpec {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.string("name", &self.name)
-            .string("label", &self.label)
-            .string("description", &self.description)
-            .serialize("parameters", &self.parameters);
-        m.close();
-    }
-}
-
-impl ToJson for CreateAgent {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.serialize("body", &self.body)
-            .bool("pin_global", self.pin_global)
-            .opt_bool("memfs", self.memfs);
-        m.close();
-    }
-}
-
-impl ToJson for CreateConversation {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.serialize("body", &self.body);
-        m.close();
-    }
-}
-
-impl ToJson for CreateConversationBody {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.opt_string("model", &self.model)
-            .opt_string("system", &self.system)
-            .opt_string("parent_agent_id", &self.parent_agent_id)
-            .opt_string("name", &self.name)
-            .opt_bool("is_subagent", self.is_subagent)
-            .opt("model_settings", &self.model_settings);
-        if let Some(limit) = self.context_window_limit {
-            m.u64("context_window_limit", limit);
-        }
-        m.close();
-    }
 }

@@ -1,6 +1,7 @@
 //! `update_device_status` projection (spec §3.6), decoded only when someone asks for it.
 
-use crate::json::{Members, Object, ToJson, Value};
+use crate::json::{Object, Value};
+use serde::Serialize;
 
 /// The `device_status` object of an `update_device_status` frame, not yet projected.
 #[derive(Debug, Clone)]
@@ -31,17 +32,16 @@ impl<'a> DeviceStatusFrame<'a> {
         };
         let is_online = status.bool("is_online")?;
         let is_processing = status.bool("is_processing")?;
-        let mut json = String::new();
-        let mut m = Members::open(&mut json);
-        m.bool("isOnline", is_online)
-            .bool("isProcessing", is_processing)
-            .string("permissionMode", permission_mode)
-            .value("workingDirectory", cwd);
-        nullable_str(&mut m, "memoryDirectory", status.get("memory_directory"));
         let pending = status.array("pending_control_requests").unwrap_or_default();
-        write_objects(m.key("pendingControlRequests"), pending, pending_request);
-        m.serialize("raw", status);
-        m.close();
+        let json = crate::json::to_string(&StatusJson {
+            is_online,
+            is_processing,
+            permission_mode,
+            working_directory: cwd,
+            memory_directory: status.get("memory_directory").as_str(),
+            pending_control_requests: objects(pending, pending_request),
+            raw: status,
+        });
         Some(SessionDeviceStatus {
             is_online,
             is_processing,
@@ -86,152 +86,154 @@ pub struct SessionDeviceStatus {
     pub json: String,
 }
 
-impl ToJson for SessionDeviceStatus {
-    fn write_json(&self, out: &mut String) {
-        out.push_str(&self.json);
-    }
+/// The JS `SessionDeviceStatus` object, borrowing from the frame.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StatusJson<'s, 'a> {
+    is_online: bool,
+    is_processing: bool,
+    permission_mode: &'static str,
+    /// A string or `null` (validated by the caller).
+    working_directory: &'s Value<'a>,
+    /// `null` unless a string.
+    memory_directory: Option<&'s str>,
+    pending_control_requests: Vec<PendingRequest<'s>>,
+    raw: &'s Object<'a>,
 }
 
-/// Writes the object elements of `items` that `each` accepts as a JSON array (other elements
-/// skipped). `each` validates an element before writing anything and returns whether it wrote.
-fn write_objects(
-    out: &mut String,
-    items: &[Value<'_>],
-    each: fn(&mut String, &Object<'_>) -> bool,
-) {
-    out.push('[');
-    for item in items {
-        if let Some(object) = item.as_object() {
-            each(out, object);
-        }
-    }
-    out.push(']');
+/// A `pendingControlRequests` entry.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PendingRequest<'s> {
+    request_id: &'s str,
+    tool_name: &'s str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_call_id: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_input: Option<&'s Object<'s>>,
+    permission_suggestions: Vec<Suggestion<'s>>,
+    /// `null` unless a string.
+    blocked_path: Option<&'s str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diffs: Option<Vec<DiffPreview<'s>>>,
 }
 
-/// Opens the object of an array element, after a comma unless it is the array's first.
-fn open_element(out: &mut String) -> Members<'_> {
-    if !out.ends_with('[') {
-        out.push(',');
-    }
-    Members::open(out)
+/// A `{id, text}` permission suggestion.
+#[derive(Serialize)]
+struct Suggestion<'s> {
+    id: &'s str,
+    text: &'s str,
 }
 
-/// A string member when `value` is a string, else `null`.
-fn nullable_str(m: &mut Members<'_>, key: &str, value: &Value<'_>) {
-    match value.as_str() {
-        Some(text) => m.string(key, text),
-        None => m.raw(key, "null"),
-    };
+/// A diff preview: `advanced` with `hunks`, or `fallback` / `unpreviewable` with a `reason`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DiffPreview<'s> {
+    mode: &'static str,
+    file_name: &'s str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hunks: Option<Vec<Hunk<'s>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'s str>,
 }
 
-/// A `pendingControlRequests` entry: needs a string `request_id` and a `request` object with a
-/// string `tool_name`.
-fn pending_request(out: &mut String, entry: &Object<'_>) -> bool {
-    let request_id = entry.get("request_id").as_str();
-    let request = entry.object("request");
-    let (Some(request_id), Some(request)) = (request_id, request) else {
-        return false;
-    };
-    let Some(tool_name) = request.get("tool_name").as_str() else {
-        return false;
-    };
-    let mut m = open_element(out);
-    m.string("requestId", request_id)
-        .string("toolName", tool_name);
-    if let Some(id) = request.get("tool_call_id").as_str() {
-        m.string("toolCallId", id);
-    }
-    if let Some(input) = request.object("input") {
-        m.serialize("toolInput", input);
-    }
-    let suggestions = request.array("permission_suggestions").unwrap_or_default();
-    write_objects(
-        m.key("permissionSuggestions"),
-        suggestions,
-        permission_suggestion,
-    );
-    nullable_str(&mut m, "blockedPath", request.get("blocked_path"));
-    if let Some(diffs) = request.array("diffs") {
-        write_objects(m.key("diffs"), diffs, diff_preview);
-    }
-    m.close();
-    true
+/// A hunk: four finite numbers (written as parsed: integral ones as integers) and its lines.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Hunk<'s> {
+    old_start: &'s Value<'s>,
+    old_lines: &'s Value<'s>,
+    new_start: &'s Value<'s>,
+    new_lines: &'s Value<'s>,
+    lines: Vec<DiffLine<'s>>,
 }
 
-/// A `{id, text}` suggestion with string fields.
-fn permission_suggestion(out: &mut String, suggestion: &Object<'_>) -> bool {
-    let id = suggestion.get("id").as_str();
-    let text = suggestion.get("text").as_str();
-    let (Some(id), Some(text)) = (id, text) else {
-        return false;
-    };
-    let mut m = open_element(out);
-    m.string("id", id).string("text", text);
-    m.close();
-    true
+/// A `context` / `add` / `remove` line.
+#[derive(Serialize)]
+struct DiffLine<'s> {
+    #[serde(rename = "type")]
+    line_type: &'s str,
+    content: &'s str,
 }
 
-/// A diff preview: `{mode: "advanced", fileName, hunks}` (a `hunks` array required) or
+/// The object elements of `items` that `each` accepts, projected (other elements skipped).
+fn objects<'s, T>(items: &'s [Value<'_>], each: fn(&'s Object<'_>) -> Option<T>) -> Vec<T> {
+    items
+        .iter()
+        .filter_map(|item| item.as_object().and_then(each))
+        .collect()
+}
+
+/// Needs a string `request_id` and a `request` object with a string `tool_name`.
+fn pending_request<'s>(entry: &'s Object<'_>) -> Option<PendingRequest<'s>> {
+    let request_id = entry.get("request_id").as_str()?;
+    let request = entry.object("request")?;
+    Some(PendingRequest {
+        request_id,
+        tool_name: request.get("tool_name").as_str()?,
+        tool_call_id: request.get("tool_call_id").as_str(),
+        tool_input: request.object("input"),
+        permission_suggestions: objects(
+            request.array("permission_suggestions").unwrap_or_default(),
+            permission_suggestion,
+        ),
+        blocked_path: request.get("blocked_path").as_str(),
+        diffs: request
+            .array("diffs")
+            .map(|diffs| objects(diffs, diff_preview)),
+    })
+}
+
+/// A suggestion with string `id` and `text`.
+fn permission_suggestion<'s>(suggestion: &'s Object<'_>) -> Option<Suggestion<'s>> {
+    Some(Suggestion {
+        id: suggestion.get("id").as_str()?,
+        text: suggestion.get("text").as_str()?,
+    })
+}
+
+/// `{mode: "advanced", fileName, hunks}` (a `hunks` array required) or
 /// `{mode: "fallback" | "unpreviewable", fileName, reason}` (a string `reason` required).
-fn diff_preview(out: &mut String, diff: &Object<'_>) -> bool {
-    let Some(file_name) = diff.get("fileName").as_str() else {
-        return false;
-    };
+fn diff_preview<'s>(diff: &'s Object<'_>) -> Option<DiffPreview<'s>> {
+    let file_name = diff.get("fileName").as_str()?;
     let (mode, hunks, reason) = match diff.get("mode").as_str() {
-        Some("advanced") => ("advanced", diff.array("hunks"), None),
-        Some("fallback") => ("fallback", None, diff.get("reason").as_str()),
-        Some("unpreviewable") => ("unpreviewable", None, diff.get("reason").as_str()),
-        _ => return false,
+        Some("advanced") => (
+            "advanced",
+            Some(objects(diff.array("hunks")?, diff_hunk)),
+            None,
+        ),
+        Some("fallback") => ("fallback", None, Some(diff.get("reason").as_str()?)),
+        Some("unpreviewable") => ("unpreviewable", None, Some(diff.get("reason").as_str()?)),
+        _ => return None,
     };
-    if hunks.is_none() && reason.is_none() {
-        return false;
-    }
-    let mut m = open_element(out);
-    m.string("mode", mode).string("fileName", file_name);
-    if let Some(hunks) = hunks {
-        write_objects(m.key("hunks"), hunks, diff_hunk);
-    }
-    if let Some(reason) = reason {
-        m.string("reason", reason);
-    }
-    m.close();
-    true
+    Some(DiffPreview {
+        mode,
+        file_name,
+        hunks,
+        reason,
+    })
 }
 
-/// The four position members of a hunk, in output order.
-const HUNK_NUMBERS: [&str; 4] = ["oldStart", "oldLines", "newStart", "newLines"];
-
-/// A hunk: four finite numbers (integral ones written as integers) and a `lines` array.
-fn diff_hunk(out: &mut String, hunk: &Object<'_>) -> bool {
-    for key in &HUNK_NUMBERS {
-        if !hunk.get(key).as_f64().is_some_and(f64::is_finite) {
-            return false;
-        }
-    }
-    let Some(lines) = hunk.array("lines") else {
-        return false;
+/// Four finite numbers and a `lines` array.
+fn diff_hunk<'s>(hunk: &'s Object<'_>) -> Option<Hunk<'s>> {
+    let number = |key| {
+        let value = hunk.get(key);
+        value.as_f64().is_some_and(f64::is_finite).then_some(value)
     };
-    let mut m = open_element(out);
-    for key in &HUNK_NUMBERS {
-        m.value(key, hunk.get(key));
-    }
-    write_objects(m.key("lines"), lines, diff_line);
-    m.close();
-    true
+    Some(Hunk {
+        old_start: number("oldStart")?,
+        old_lines: number("oldLines")?,
+        new_start: number("newStart")?,
+        new_lines: number("newLines")?,
+        lines: objects(hunk.array("lines")?, diff_line),
+    })
 }
 
 /// A line of type `context`, `add` or `remove` with a string `content`.
-fn diff_line(out: &mut String, line: &Object<'_>) -> bool {
-    let line_type = line.get("type").as_str();
-    let content = line.get("content").as_str();
-    let (Some(line_type @ ("context" | "add" | "remove")), Some(content)) = (line_type, content)
-    else {
-        return false;
-    };
-    let mut m = open_element(out);
-    m.string("type", line_type).string("content", content);
-    m.close();
-    true
+fn diff_line<'s>(line: &'s Object<'_>) -> Option<DiffLine<'s>> {
+    let line_type = line.get("type").as_str()?;
+    let content = line.get("content").as_str()?;
+    matches!(line_type, "context" | "add" | "remove").then_some(DiffLine { line_type, content })
 }
 
 #[cfg(test)]
@@ -260,7 +262,7 @@ mod tests {
             .unwrap()
             .project()
             .unwrap();
-        let json = crate::json::to_string(&status);
+        let json = status.json;
         let pending = json
             .split_once(r#""pendingControlRequests":"#)
             .and_then(|(_, rest)| rest.split_once(r#","raw":"#))
@@ -282,7 +284,7 @@ mod tests {
             .unwrap();
         assert_eq!(status.working_directory.as_deref(), Some("/w"));
         assert_eq!(
-            crate::json::to_string(&status),
+            status.json,
             r#"{"isOnline":false,"isProcessing":true,"permissionMode":"unrestricted","workingDirectory":"/w","memoryDirectory":"/m","pendingControlRequests":[],"raw":{"is_online":false,"is_processing":true,"current_working_directory":"/w","current_permission_mode":"fullAccess","memory_directory":"/m","x":[1.5,0]}}"#
         );
     }

@@ -1,7 +1,8 @@
 //! `SDKErrorCode`, stop-reason classification and approval-conflict detection (spec §2, §3.6).
 
 /// The `SDKErrorCode` union. Written as its snake_case wire string ([`ErrorCode::as_str`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// A message was sent while the agent waits for a tool approval.
     ApprovalConflict,
@@ -63,12 +64,6 @@ const WIRE_CODES: [ErrorCode; 8] = [
     ErrorCode::StreamClosed,
 ];
 
-impl crate::json::ToJson for ErrorCode {
-    fn write_json(&self, out: &mut String) {
-        crate::json::write_str(out, self.as_str());
-    }
-}
-
 /// Stop reasons that end a turn successfully.
 pub const SUCCESS_STOP_REASONS: [&str; 3] = ["end_turn", "tool_rule", "requires_approval"];
 
@@ -108,7 +103,19 @@ fn contains_conflict_phrase(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_approval_conflict_signal;
+    use super::{is_approval_conflict_signal, ErrorCode, WIRE_CODES};
+
+    /// The derived JSON of every code is its wire string.
+    #[test]
+    fn codes_serialize_as_their_wire_strings() {
+        for code in WIRE_CODES
+            .into_iter()
+            .chain([ErrorCode::StructuredOutputError])
+        {
+            let json = crate::json::to_string(&code);
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+        }
+    }
 
     #[test]
     fn conflict_phrases_match_case_insensitively() {

@@ -1,10 +1,12 @@
 //! Runtime scope (`{agent_id, conversation_id}`) and the `sameRuntime` frame filter (spec §3.3).
 
-use crate::json::{Members, ToJson, Value};
+use crate::json::Value;
+use serde::Serialize;
 use std::borrow::Cow;
 
-/// The runtime a session is bound to. `agent_id` is `None` (JSON `null`) for agent-free sessions.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The runtime a session is bound to. `agent_id` is `None` (JSON `null`) for agent-free sessions:
+/// written as `{"agent_id": <string or null>, "conversation_id": …}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Runtime {
     /// Agent id, or `null` for an agent-free conversation.
     pub agent_id: Option<String>,
@@ -27,16 +29,6 @@ impl Runtime {
             agent_id: None,
             conversation_id: conversation_id.into(),
         }
-    }
-}
-
-impl ToJson for Runtime {
-    /// `{"agent_id": <string or null>, "conversation_id": …}`.
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.nullable_string("agent_id", &self.agent_id)
-            .string("conversation_id", &self.conversation_id);
-        m.close();
     }
 }
 

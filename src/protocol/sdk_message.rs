@@ -1,14 +1,16 @@
 //! The `SDKMessage` union (spec §2) as Rust types whose JSON text is exactly the JS shape:
 //! a `type` tag, camelCase fields, optional fields omitted when absent. Wire payloads passed on
 //! (`stream_event.event`, `tool_call.toolInput`, queue item `content`) are kept as parsed values
-//! and written back member by member, in document order.
+//! and written back member by member, in document order. All of it is `#[derive(Serialize)]`.
 
 use super::errors::ErrorCode;
-use crate::json::{Members, Object, Value};
+use crate::json::{Object, Value};
+use serde::Serialize;
 use serde_json::Number;
 
-/// One message yielded by a session stream.
-#[derive(Debug, Clone)]
+/// One message yielded by a session stream, written as `{"type": "<snake_case>", …fields}`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum SdkMessage {
     /// `assistant`: a text fragment of the reply.
     Assistant(TextMessage),
@@ -51,96 +53,32 @@ impl SdkMessage {
 
     /// The JSON text of the message, exactly as the JS API exposes it.
     pub fn to_json(&self) -> String {
-        let mut out = String::new();
-        let mut m = Members::open(&mut out);
-        m.string("type", self.type_str());
-        match self {
-            SdkMessage::Assistant(t) | SdkMessage::Reasoning(t) => {
-                m.string("content", &t.content).string("uuid", &t.uuid);
-                if let Some(otid) = &t.otid {
-                    m.nullable_string("otid", otid);
-                }
-                m.opt("seqId", &t.seq_id).opt_string("runId", &t.run_id);
-            }
-            SdkMessage::ToolCall(c) => {
-                m.string("toolCallId", &c.tool_call_id)
-                    .string("toolName", &c.tool_name)
-                    .serialize("toolInput", &c.tool_input)
-                    .opt_string("rawArguments", &c.raw_arguments)
-                    .string("uuid", &c.uuid)
-                    .opt_string("runId", &c.run_id);
-            }
-            SdkMessage::ToolResult(r) => {
-                m.string("toolCallId", &r.tool_call_id)
-                    .string("content", &r.content)
-                    .bool("isError", r.is_error)
-                    .string("uuid", &r.uuid)
-                    .opt_string("runId", &r.run_id);
-            }
-            SdkMessage::Result(r) => {
-                m.bool("success", r.success)
-                    .opt_string("result", &r.result)
-                    .opt_string("error", &r.error)
-                    .opt("errorCode", &r.error_code)
-                    .opt_bool("approvalConflict", r.approval_conflict)
-                    .opt_bool("recoverable", r.recoverable)
-                    .opt_string("errorDetail", &r.error_detail)
-                    .opt_string("stopReason", &r.stop_reason)
-                    .u64("durationMs", r.duration_ms)
-                    .nullable_string("conversationId", &r.conversation_id);
-                if !r.run_ids.is_empty() {
-                    m.serialize("runIds", &r.run_ids);
-                }
-            }
-            SdkMessage::Error(e) => {
-                m.string("message", &e.message)
-                    .opt("errorCode", &e.error_code)
-                    .opt_bool("approvalConflict", e.approval_conflict)
-                    .opt_bool("recoverable", e.recoverable)
-                    .opt_string("errorDetail", &e.error_detail)
-                    .string("stopReason", &e.stop_reason)
-                    .opt_string("runId", &e.run_id);
-            }
-            SdkMessage::Retry(r) => {
-                m.string("reason", &r.reason)
-                    .serialize("attempt", &r.attempt)
-                    .serialize("maxAttempts", &r.max_attempts)
-                    .serialize("delayMs", &r.delay_ms)
-                    .opt_string("runId", &r.run_id);
-            }
-            SdkMessage::QueueUpdate(q) => {
-                m.serialize("queue", &q.queue);
-            }
-            SdkMessage::LoopStatus(l) => {
-                m.string("status", &l.status)
-                    .serialize("activeRunIds", &l.active_run_ids);
-            }
-            SdkMessage::StreamEvent(e) => {
-                m.serialize("event", &e.event).string("uuid", &e.uuid);
-            }
-        }
-        m.close();
-        out
+        crate::json::to_string(self)
     }
 }
 
 /// `assistant` / `reasoning` fields.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct TextMessage {
     /// The fragment (never empty).
     pub content: String,
     /// Wire `id`, else a synthetic `"<label>-<n>"`.
     pub uuid: String,
     /// Absent, `null` (`Some(None)`), or the wire otid.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub otid: Option<Option<String>>,
     /// Per-run replay cursor (a wire number; integral values are written as integers).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seq_id: Option<Number>,
     /// The run that produced the fragment.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
 }
 
 /// `tool_call` fields.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolCallMessage {
     /// Joins the call with its results.
     pub tool_call_id: String,
@@ -149,15 +87,18 @@ pub struct ToolCallMessage {
     /// The arguments object (`{}`, the wire object, the parsed string, or `{raw}`).
     pub tool_input: Object<'static>,
     /// The argument string as received, when the arguments came as a string.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub raw_arguments: Option<String>,
     /// Wire `id`, else synthetic.
     pub uuid: String,
     /// The run that made the call.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
 }
 
 /// `tool_result` fields.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolResultMessage {
     /// The call this result belongs to.
     pub tool_call_id: String,
@@ -168,57 +109,74 @@ pub struct ToolResultMessage {
     /// Wire `id`, else synthetic.
     pub uuid: String,
     /// The run that ran the tool.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
 }
 
 /// `result` fields (the end of a turn).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ResultMessage {
     /// Whether the turn succeeded.
     pub success: bool,
     /// All assistant text of the turn; only on success, omitted when empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<String>,
     /// Failure text: the error code unless it is `error`, else the detail, else the stop reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Failure code.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error_code: Option<ErrorCode>,
     /// `true` for approval conflicts, else omitted.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub approval_conflict: Option<bool>,
     /// Omitted on success; on failure whether a retry may work.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub recoverable: Option<bool>,
     /// Failure detail.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error_detail: Option<String>,
     /// Wire stop reason (omitted when the turn ended on idle).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
     /// Milliseconds since the turn became active.
     pub duration_ms: u64,
     /// The runtime's conversation (`null` when unknown).
     pub conversation_id: Option<String>,
     /// Runs of the turn, omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub run_ids: Vec<String>,
 }
 
 /// `error` fields.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ErrorMessage {
     /// Human-readable text.
     pub message: String,
     /// Known code, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error_code: Option<ErrorCode>,
     /// `true` for approval conflicts, else omitted.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub approval_conflict: Option<bool>,
     /// Whether a retry may work.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub recoverable: Option<bool>,
     /// Detail text.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error_detail: Option<String>,
     /// Stop reason (always present).
     pub stop_reason: String,
     /// The run that failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
 }
 
 /// `retry` fields (numbers as received, integral ones written as integers; `0` by default).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RetryMessage {
     /// Why the request is retried (default `"error"`).
     pub reason: String,
@@ -229,18 +187,21 @@ pub struct RetryMessage {
     /// Delay before the retry.
     pub delay_ms: Number,
     /// The run being retried.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub run_id: Option<String>,
 }
 
 /// `queue_update` fields.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct QueueUpdateMessage {
     /// The server's queue after the update.
     pub queue: Vec<QueueItem>,
 }
 
 /// One queued input.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct QueueItem {
     /// Server queue item id.
     pub id: String,
@@ -251,13 +212,15 @@ pub struct QueueItem {
     /// Item source (default `"user"`).
     pub source: String,
     /// Content as received (omitted when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<Value<'static>>,
     /// Enqueue timestamp (`""` when absent).
     pub enqueued_at: String,
 }
 
 /// `loop_status` fields.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct LoopStatusMessage {
     /// E.g. `WAITING_ON_INPUT`.
     pub status: String,
@@ -266,25 +229,13 @@ pub struct LoopStatusMessage {
 }
 
 /// `stream_event` fields.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct StreamEventMessage {
     /// The wire delta object, as received.
     pub event: Object<'static>,
     /// Wire `id`, else synthetic.
     pub uuid: String,
-}
-
-impl crate::json::ToJson for QueueItem {
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.string("id", &self.id)
-            .string("clientMessageId", &self.client_message_id)
-            .string("kind", &self.kind)
-            .string("source", &self.source)
-            .opt("content", &self.content)
-            .string("enqueuedAt", &self.enqueued_at);
-        m.close();
-    }
 }
 
 #[cfg(test)]

@@ -5,13 +5,14 @@ use super::core::{Phase, SessionCore};
 use super::error::SessionError;
 use super::options::{normalize_permission_mode, positive_integer, text};
 use super::requests::{CallId, Purpose, ResponseMatch, Shape};
-use crate::json::{write_u64, Object, ObjectWriter, Value};
+use crate::json::{write_u64, Object, Value};
 use crate::protocol::commands::{
     ChangeDeviceState, Command, ConversationMessagesList, CreateMessage, DeviceStatePayload, Input,
     InputPayload, ListModels, MessagesQuery, ModelPayload, RemoveQueueItem, RuntimeRequest, Sync,
     UpdateModel, UserMessage,
 };
 use crate::protocol::runtime::Runtime;
+use std::borrow::Cow;
 
 impl SessionCore {
     /// `send(message, {otid})`: writes the `input` frame and tracks the turn. `content_json` is
@@ -403,15 +404,15 @@ impl SessionCore {
 
 /// `{type, request_id, ...members}` (the `type` and `request_id` members are not repeated).
 fn command_frame(command_type: &str, request_id: &str, members: &Object<'_>) -> String {
-    let mut out = ObjectWriter::new();
-    out.string("type", command_type)
-        .string("request_id", request_id);
+    let mut frame = Object::new();
+    frame.push("type", Value::String(Cow::Borrowed(command_type)));
+    frame.push("request_id", Value::String(Cow::Borrowed(request_id)));
     for (key, value) in members.members() {
         if key != "type" && key != "request_id" {
-            out.value(key, value);
+            frame.push(key, value.clone());
         }
     }
-    out.finish()
+    crate::json::to_string(&frame)
 }
 
 /// A protocol command: a non-array object with a non-empty string `type`.

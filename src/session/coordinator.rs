@@ -36,7 +36,6 @@ mod tests_correlation;
 #[cfg(test)]
 mod tests_lifecycle;
 
-use super::fifo::Fifo;
 use crate::protocol::frames::{parse_frame, FrameBody, ParsedFrame};
 use crate::protocol::normalize::UuidCounter;
 use crate::protocol::runtime::Runtime;
@@ -44,6 +43,7 @@ use crate::protocol::sdk_message::SdkMessage;
 use correlation::StallWatch;
 pub use correlation::{MAX_RESUME_ATTEMPTS, STALL_GRACE_MS};
 use settled::SettledRuns;
+use std::collections::VecDeque;
 use turn::{Outcome, Turn};
 
 /// Trailing-usage grace after `turn_finished` (`TRAILING_USAGE_GRACE_MS`).
@@ -95,7 +95,7 @@ pub struct TurnCoordinator {
     /// Sent turns waiting for server activity, oldest first (a handful at most).
     queued: Vec<Turn>,
     settled: SettledRuns,
-    out: Fifo<SdkMessage>,
+    out: VecDeque<SdkMessage>,
     /// Frame texts deferred during a grace, in arrival order.
     deferred: Vec<String>,
     /// During a grace: a stream delta of another run was deferred, so later run-less deltas
@@ -129,7 +129,7 @@ impl TurnCoordinator {
             active: None,
             queued: Vec::new(),
             settled: SettledRuns::default(),
-            out: Fifo::default(),
+            out: VecDeque::new(),
             deferred: Vec::new(),
             stream_moved_on: false,
             uuids: UuidCounter::default(),

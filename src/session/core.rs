@@ -10,7 +10,6 @@ use super::approvals::Approvals;
 use super::coordinator::TurnCoordinator;
 use super::device::DeviceWaiters;
 use super::error::SessionError;
-use super::fifo::Fifo;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
 use super::requests::{earlier, CallId, Pending, Purpose, RequestTable, ResponseMatch};
@@ -19,6 +18,7 @@ use crate::protocol::commands::Command;
 use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
 use crate::protocol::peek_frame_type;
 use crate::protocol::runtime::Runtime;
+use std::collections::VecDeque;
 
 /// What the session is started for (spec §3.4 step 3).
 #[derive(Debug, Clone)]
@@ -136,7 +136,7 @@ pub struct SessionCore {
     pub(super) next_tool_handle: u64,
     pub(super) devices: DeviceWaiters,
     pub(super) device_listening: bool,
-    pub(super) effects: Fifo<Effect>,
+    pub(super) effects: VecDeque<Effect>,
     /// Counter for generated `client_message_id`s.
     pub(super) sent_messages: u64,
     /// Server queue items of this session: (item id, client message id).
@@ -168,7 +168,7 @@ impl SessionCore {
             next_tool_handle: 0,
             devices: DeviceWaiters::default(),
             device_listening: false,
-            effects: Fifo::default(),
+            effects: VecDeque::new(),
             sent_messages: 0,
             queue_items: Vec::new(),
             connect_deadline: None,

@@ -6,7 +6,7 @@ use super::core::{Effect, SessionCore};
 use super::options::text;
 use super::requests::CallId;
 use super::responses::response_error;
-use crate::json::{Object, ObjectWriter, Value};
+use crate::json::{Object, Value};
 use crate::protocol::commands::{
     ApprovalDecision, ApprovalResponse, Command, ExternalToolCallResponse, ExternalToolContent,
     ExternalToolResult, Input, InputPayload,
@@ -16,6 +16,7 @@ use crate::protocol::frames::{
     ControlRequestFrame, ExternalToolCallRequestFrame, ParsedFrame, QueueUpdateFrame,
 };
 use crate::protocol::runtime::Runtime;
+use serde::Serialize;
 
 impl SessionCore {
     /// True when a frame addresses this session's runtime (frames without scope are ours).
@@ -100,25 +101,20 @@ impl SessionCore {
                 self.send_decision(runtime, request_id.to_owned(), decision);
             }
             Disposition::Ask { handle } => {
-                let mut context = ObjectWriter::new();
-                context.string("requestId", request_id);
-                if let Some(id) = &request.tool_call_id {
-                    context.string("toolCallId", id);
-                }
-                if let Some(suggestions) = &request.permission_suggestions {
-                    context.value("permissionSuggestions", suggestions);
-                }
-                if matches!(request.blocked_path, Value::String(_) | Value::Null) {
-                    context.value("blockedPath", &request.blocked_path);
-                }
-                if let Some(diffs) = &request.diffs {
-                    context.value("diffs", diffs);
-                }
+                let blocked_path = &request.blocked_path;
+                let context = crate::json::to_string(&ApprovalContext {
+                    request_id,
+                    tool_call_id: request.tool_call_id.as_deref(),
+                    permission_suggestions: request.permission_suggestions.as_ref(),
+                    blocked_path: matches!(blocked_path, Value::String(_) | Value::Null)
+                        .then_some(blocked_path),
+                    diffs: request.diffs.as_ref(),
+                });
                 self.effects.push_back(Effect::AskApproval {
                     handle,
                     tool_name: tool_name.to_owned(),
                     input: input_json(request.input.as_ref()),
-                    context: context.finish(),
+                    context,
                 });
             }
         }
@@ -248,7 +244,7 @@ impl SessionCore {
         let Some(projected) = status.project() else {
             return;
         };
-        let json = crate::json::to_string(&projected);
+        let json = projected.json;
         self.devices.on_status(&json);
         while let Some((call, status)) = self.devices.take_done() {
             self.complete(call, Ok(status));
@@ -276,6 +272,22 @@ impl SessionCore {
     pub fn set_device_status_listening(&mut self, listening: bool) {
         self.device_listening = listening;
     }
+}
+
+/// The context of a `canUseTool` call (`requestId`, and what the request carried).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ApprovalContext<'r> {
+    request_id: &'r str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool_call_id: Option<&'r str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    permission_suggestions: Option<&'r Value<'r>>,
+    /// A string or `null`; omitted when missing or of another type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blocked_path: Option<&'r Value<'r>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diffs: Option<&'r Value<'r>>,
 }
 
 /// A tool input as JSON text for the JS callback (`{}` when there is none).

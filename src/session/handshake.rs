@@ -8,13 +8,14 @@ use super::error::SessionError;
 use super::options::text;
 use super::requests::Purpose;
 use super::responses::{check_success, response_error};
-use crate::json::{Object, ObjectWriter, Value};
+use crate::json::{Object, Value};
 use crate::protocol::commands::{
     AgentRef, Command, ConversationRef, CreateAgent, CreateConversation, ExternalToolGroup,
     ModelPayload, ReflectionSettings, RuntimeStart, SetReflectionSettings, UpdateModel,
 };
 use crate::protocol::frames::ParsedFrame;
 use crate::protocol::runtime::Runtime;
+use serde::Serialize;
 
 /// `enable_memfs` can take a while (it initializes a git repository).
 const ENABLE_MEMFS_TIMEOUT_MS: u64 = 180_000;
@@ -280,31 +281,41 @@ impl SessionCore {
     /// `SDKInitMessage`-like identity: `{type:"init", agentId, sessionId, conversationId, model,
     /// tools?, skillSources?}`.
     pub fn init_info(&self) -> String {
-        let mut out = ObjectWriter::new();
-        out.string("type", "init");
         let (agent, conversation) = match &self.runtime {
             Some(r) => (r.agent_id.as_deref(), r.conversation_id.as_str()),
             None => (None, ""),
-        };
-        match agent {
-            Some(a) => out.string("agentId", a),
-            None => out.raw("agentId", "null"),
         };
         let session_id = match agent {
             Some(a) => [a, ":", conversation].concat(),
             None => conversation.to_owned(),
         };
-        out.string("sessionId", &session_id)
-            .string("conversationId", conversation)
-            .string("model", &self.model);
-        if !self.tools.is_empty() {
-            out.serialize("tools", &self.tools);
-        }
-        if let Some(sources) = &self.config.options.skill_sources {
-            out.serialize("skillSources", sources);
-        }
-        out.finish()
+        crate::json::to_string(&InitInfo {
+            message_type: "init",
+            agent_id: agent,
+            session_id: &session_id,
+            conversation_id: conversation,
+            model: &self.model,
+            tools: &self.tools,
+            skill_sources: self.config.options.skill_sources.as_deref(),
+        })
     }
+}
+
+/// What [`super::core::SessionCore::init_info`] returns; `tools` omitted when empty.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InitInfo<'s> {
+    #[serde(rename = "type")]
+    message_type: &'static str,
+    /// `null` for agent-free sessions.
+    agent_id: Option<&'s str>,
+    session_id: &'s str,
+    conversation_id: &'s str,
+    model: &'s str,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    tools: &'s [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skill_sources: Option<&'s [String]>,
 }
 
 /// A non-empty `model` of the started agent or conversation.

@@ -11,7 +11,6 @@ mod core;
 mod device;
 mod drain;
 pub mod error;
-mod fifo;
 mod handlers;
 mod handshake;
 pub mod ids;

@@ -4,11 +4,12 @@
 
 use super::error::SessionError;
 use super::requests::Shape;
-use crate::json::{Object, ObjectWriter, Value};
+use crate::json::{Object, Value};
+use serde::Serialize;
 
 /// The call's result for a response frame of the given shape.
 pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionError> {
-    let frame = Object::parse(frame_text)
+    let mut frame = Object::parse(frame_text)
         .ok_or_else(|| SessionError::request_failed("Invalid response frame from runtime"))?;
     match shape {
         Shape::Frame => Ok(frame_text.to_owned()),
@@ -17,34 +18,50 @@ pub fn shape_response(shape: Shape, frame_text: &str) -> Result<String, SessionE
             Ok(frame_text.to_owned())
         }
         Shape::Abort => Ok(String::from("null")),
-        Shape::ListMessages => reshape(&frame, "listMessages failed", LIST_MESSAGES),
-        Shape::ListModels => reshape(&frame, "Failed to list models", LIST_MODELS),
-        Shape::UpdateModel => reshape(&frame, "Failed to update model", UPDATE_MODEL),
+        Shape::ListMessages => reshape(&mut frame, "listMessages failed", LIST_MESSAGES),
+        Shape::ListModels => reshape(&mut frame, "Failed to list models", LIST_MODELS),
+        Shape::UpdateModel => reshape(&mut frame, "Failed to update model", UPDATE_MODEL),
         Shape::RemoveQueueItem => {
             let Value::Bool(removed) = *frame.get("success") else {
                 return Err(SessionError::request_failed(
                     "Invalid remove_queue_item_response from runtime",
                 ));
             };
-            let mut out = ObjectWriter::new();
-            out.string("itemId", frame.get("item_id").as_str().unwrap_or(""))
-                .bool("removed", removed);
-            Ok(out.finish())
+            Ok(crate::json::to_string(&RemovedItem {
+                item_id: frame.get("item_id").as_str().unwrap_or(""),
+                removed,
+            }))
         }
         Shape::RecoverApprovals => {
-            let mut out = ObjectWriter::new();
-            if frame.bool("success") == Some(true) {
-                out.bool("recovered", true).bool("unsupported", false);
-            } else {
+            let recovered = frame.bool("success") == Some(true);
+            let detail = (!recovered).then(|| {
                 let detail = frame.get("error").as_str();
-                let detail = detail.unwrap_or("Failed to recover pending approvals");
-                out.bool("recovered", false)
-                    .bool("unsupported", false)
-                    .string("detail", detail);
-            }
-            Ok(out.finish())
+                detail.unwrap_or("Failed to recover pending approvals")
+            });
+            Ok(crate::json::to_string(&Recovered {
+                recovered,
+                unsupported: false,
+                detail,
+            }))
         }
     }
+}
+
+/// The result of `removeQueueItem()`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RemovedItem<'f> {
+    item_id: &'f str,
+    removed: bool,
+}
+
+/// The result of `recoverPendingApprovals()`: `detail` only when not recovered.
+#[derive(Serialize)]
+struct Recovered<'f> {
+    recovered: bool,
+    unsupported: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<&'f str>,
 }
 
 /// `success: false` → the frame's `error`, else the fallback text.
@@ -63,11 +80,11 @@ pub fn response_error(frame: &Object<'_>, fallback: &str) -> SessionError {
 
 /// One member of a reshaped result: `to`, copied from the first present member of `from` (a
 /// non-null one when there is one; `null` is kept, for example `availableHandles: null` means
-/// the lookup failed), else `default` (raw JSON) when given.
+/// the lookup failed), else `default` when given.
 struct Field {
     to: &'static str,
     from: &'static [&'static str],
-    default: Option<&'static str>,
+    default: Option<fn() -> Value<'static>>,
 }
 
 const fn field(to: &'static str, from: &'static [&'static str]) -> Field {
@@ -82,7 +99,7 @@ const LIST_MESSAGES: &[Field] = &[
     Field {
         to: "messages",
         from: &["messages"],
-        default: Some("[]"),
+        default: Some(empty_list),
     },
     field("nextBefore", &["nextBefore", "next_before"]),
     field("hasMore", &["hasMore", "has_more"]),
@@ -92,7 +109,7 @@ const LIST_MODELS: &[Field] = &[
     Field {
         to: "entries",
         from: &["entries"],
-        default: Some("[]"),
+        default: Some(empty_list),
     },
     field("availableHandles", &["available_handles"]),
     field("byokProviderAliases", &["byok_provider_aliases"]),
@@ -105,29 +122,35 @@ const UPDATE_MODEL: &[Field] = &[
     field("modelSettings", &["model_settings"]),
 ];
 
-/// Checks `success`, then writes `fields` from the frame's members.
-fn reshape(frame: &Object<'_>, fallback: &str, fields: &[Field]) -> Result<String, SessionError> {
+/// Checks `success`, then moves `fields` out of the frame's members into the result.
+fn reshape(
+    frame: &mut Object<'_>,
+    fallback: &str,
+    fields: &[Field],
+) -> Result<String, SessionError> {
     check_success(frame, fallback)?;
-    let mut out = ObjectWriter::new();
+    let mut out = Object::new();
     for field in fields {
-        let mut found: Option<&Value<'_>> = None;
-        for key in field.from {
+        let mut found: Option<&str> = None;
+        for &key in field.from {
             let value = frame.get(key);
-            if !matches!(value, Value::Absent) && found.is_none_or(|f| matches!(f, Value::Null)) {
-                found = Some(value);
+            let found_null = found.is_none_or(|f| matches!(frame.get(f), Value::Null));
+            if !matches!(value, Value::Absent) && found_null {
+                found = Some(key);
             }
         }
         match (found, field.default) {
-            (Some(value), _) => {
-                out.value(field.to, value);
-            }
-            (None, Some(default)) => {
-                out.raw(field.to, default);
-            }
+            (Some(key), _) => out.push(field.to, frame.take(key)),
+            (None, Some(default)) => out.push(field.to, default()),
             (None, None) => {}
         }
     }
-    Ok(out.finish())
+    Ok(crate::json::to_string(&out))
+}
+
+/// The default of a list member: `[]`.
+fn empty_list() -> Value<'static> {
+    Value::Array(Vec::new())
 }
 
 #[cfg(test)]

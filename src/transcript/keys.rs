@@ -4,14 +4,14 @@
 //! Every table maps to a row's current index in the row list; [`Aliases::remap`] rewrites them
 //! after a reorder, which is the only time indices change.
 
-use super::index_table::IndexTable;
 use super::rows::{Row, TextKind};
+use rustc_hash::FxHashMap;
 
 #[derive(Debug, Default)]
 pub(super) struct Aliases {
     /// `[OTID + family]`: otid → row index; `[UUID + family]`: envelope uuid → row index (moves
     /// to the newest slice); `[TOOLS]`: toolCallId → row index.
-    tables: [IndexTable; 7],
+    tables: [FxHashMap<String, u32>; 7],
     /// Last `<kind>:auto:<n>` number handed out.
     auto: u64,
 }
@@ -42,14 +42,14 @@ impl Aliases {
         otid: Option<&str>,
     ) -> Resolved {
         let f = kind.index();
-        if let Some(i) = otid.and_then(|o| self.tables[OTID + f].get(o)) {
+        if let Some(i) = otid.and_then(|o| self.tables[OTID + f].get(o).copied()) {
             return Resolved::Existing {
                 index: i as usize,
                 by_otid: true,
             };
         }
         let candidate = uuid
-            .and_then(|u| self.tables[UUID + f].get(u))
+            .and_then(|u| self.tables[UUID + f].get(u).copied())
             .filter(|&i| {
                 // A uuid-only hit is a different slice when both sides carry different otids
                 // (the `[text, thinking, text]` case).
@@ -88,26 +88,38 @@ impl Aliases {
     ) {
         let f = kind.index();
         if let Some(o) = otid {
-            self.tables[OTID + f].set(o, index as u32);
+            set(&mut self.tables[OTID + f], o, index as u32);
         }
         if let Some(u) = uuid {
-            self.tables[UUID + f].set(u, index as u32);
+            set(&mut self.tables[UUID + f], u, index as u32);
         }
     }
 
     /// The row index of a tool call, if it has a row.
     pub fn tool(&self, tool_call_id: &str) -> Option<usize> {
-        self.tables[TOOLS].get(tool_call_id).map(|i| i as usize)
+        self.tables[TOOLS].get(tool_call_id).map(|&i| i as usize)
     }
 
     pub fn bind_tool(&mut self, tool_call_id: &str, index: usize) {
-        self.tables[TOOLS].set(tool_call_id, index as u32);
+        set(&mut self.tables[TOOLS], tool_call_id, index as u32);
     }
 
     /// Rewrites every stored index through `old_to_new` after the rows were reordered.
     pub fn remap(&mut self, old_to_new: &[u32]) {
-        for table in &mut self.tables {
-            table.remap(old_to_new);
+        for index in self.tables.iter_mut().flat_map(|table| table.values_mut()) {
+            if let Some(&new) = old_to_new.get(*index as usize) {
+                *index = new;
+            }
+        }
+    }
+}
+
+/// Points `key` at `index`, copying the key only when it is new.
+fn set(table: &mut FxHashMap<String, u32>, key: &str, index: u32) {
+    match table.get_mut(key) {
+        Some(slot) => *slot = index,
+        None => {
+            table.insert(key.to_owned(), index);
         }
     }
 }

@@ -7,7 +7,6 @@
 //! what changed. Only `rebase` is O(rows).
 
 mod history;
-mod index_table;
 mod input;
 mod json;
 mod keys;

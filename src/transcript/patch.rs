@@ -7,7 +7,7 @@
 
 use super::rows::{Ids, Row, RowBody};
 use super::TranscriptAccumulator;
-use crate::json::{write_u64, Members, ToJson};
+use serde::Serialize;
 
 #[derive(Debug, Default)]
 pub(super) struct Changes {
@@ -91,8 +91,7 @@ impl TranscriptAccumulator {
         }
         let mut dirty = std::mem::take(&mut self.changes.dirty);
         let moved = self.changes.moved.take();
-        let mut json = String::new();
-        write_patch(&mut json, &self.rows, moved.as_deref(), &dirty);
+        let json = write_patch(&self.rows, moved.as_deref(), &dirty);
         for &i in &dirty {
             if let Some(row) = self.rows.get_mut(i as usize) {
                 row.written = false;
@@ -132,37 +131,24 @@ impl TranscriptAccumulator {
     }
 }
 
-/// Writes `{"len":N,"moved":[…]?,"rows":[[i,{row}],…]}` for the rows at the `dirty` indices.
-fn write_patch(out: &mut String, rows: &[Row], moved: Option<&[i32]>, dirty: &[u32]) {
-    let mut m = Members::open(out);
-    write_u64(m.key("len"), rows.len() as u64);
-    if let Some(moved) = moved {
-        let list = m.key("moved");
-        list.push('[');
-        for (n, &index) in moved.iter().enumerate() {
-            if n > 0 {
-                list.push(',');
-            }
-            crate::json::write_i64(list, i64::from(index));
-        }
-        list.push(']');
-    }
-    let list = m.key("rows");
-    list.push('[');
-    let mut first = true;
-    for &i in dirty {
-        if let Some(row) = rows.get(i as usize) {
-            if !first {
-                list.push(',');
-            }
-            first = false;
-            list.push('[');
-            write_u64(list, u64::from(i));
-            list.push(',');
-            row.write_json(list);
-            list.push(']');
-        }
-    }
-    list.push(']');
-    m.close();
+/// `{"len":N,"moved":[…]?,"rows":[[i,{row}],…]}` for the rows at the `dirty` indices.
+#[derive(Serialize)]
+struct Patch<'r> {
+    len: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moved: Option<&'r [i32]>,
+    rows: Vec<(u32, &'r Row)>,
+}
+
+/// Writes the patch of the rows at the `dirty` indices.
+fn write_patch(rows: &[Row], moved: Option<&[i32]>, dirty: &[u32]) -> String {
+    let changed = dirty
+        .iter()
+        .filter_map(|&i| Some((i, rows.get(i as usize)?)))
+        .collect();
+    crate::json::to_string(&Patch {
+        len: rows.len(),
+        moved,
+        rows: changed,
+    })
 }

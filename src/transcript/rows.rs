@@ -1,9 +1,11 @@
 //! Row types (spec §2) and their JSON shape (camelCase, absent optional fields omitted).
 
-use crate::json::{write_js_number, Members, Object, ToJson};
+use crate::json::{serialize_js_number, Object};
+use serde::{Serialize, Serializer};
 
 /// The family of a text row. Keys and aliases are scoped to it (spec §3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum TextKind {
     User,
     Assistant,
@@ -43,7 +45,8 @@ impl RowKind {
 }
 
 /// The status of a tool row, derived from its arguments and result (spec §2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ToolStatus {
     Streaming,
     Ready,
@@ -62,10 +65,12 @@ impl ToolStatus {
 }
 
 /// The result of a tool call. `uuid` is the envelope id of the tool_result message.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ToolResult {
     pub content: String,
     pub is_error: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub uuid: Option<String>,
 }
 
@@ -212,52 +217,79 @@ fn set_str(slot: &mut Option<String>, value: &str) {
 /// Row numbers (`seqId`) below 2^53 that are integral are written as integers (`2`, not `2.0`).
 const ROW_INTEGERS_BELOW: f64 = 9_007_199_254_740_992.0;
 
-impl ToJson for TextKind {
-    fn write_json(&self, out: &mut String) {
-        self.as_str().write_json(out);
-    }
-}
-
-impl ToJson for ToolResult {
-    /// `{content, isError, uuid?}`.
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.string("content", &self.content)
-            .bool("isError", self.is_error)
-            .opt_string("uuid", &self.uuid);
-        m.close();
-    }
-}
-
-impl ToJson for Row {
+impl Serialize for Row {
     /// The row object: camelCase members, absent optional members omitted.
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.string("key", &self.key)
-            .string("kind", self.kind.as_str())
-            .opt_string("uuid", &self.uuid)
-            .opt_string("otid", &self.otid)
-            .opt_string("runId", &self.run_id);
-        if let Some(seq) = self.seq_id {
-            write_js_number(m.key("seqId"), seq, ROW_INTEGERS_BELOW);
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let body = match &self.body {
+            RowBody::Text(text) => BodyJson::Text { text },
+            RowBody::Tool(t) => BodyJson::Tool {
+                tool_call_id: &t.tool_call_id,
+                tool_name: &t.tool_name,
+                tool_input: t.tool_input.as_ref().unwrap_or(&EMPTY_OBJECT),
+                raw_arguments: t.raw_arguments.as_deref(),
+                arguments_complete: t.arguments_complete,
+                result: t.result.as_ref(),
+                status: t.status(),
+            },
+        };
+        RowJson {
+            key: &self.key,
+            kind: self.kind.as_str(),
+            uuid: self.uuid.as_deref(),
+            otid: self.otid.as_deref(),
+            run_id: self.run_id.as_deref(),
+            seq_id: self.seq_id,
+            body,
         }
-        match &self.body {
-            RowBody::Text(text) => {
-                m.string("text", text);
-            }
-            RowBody::Tool(t) => {
-                m.string("toolCallId", &t.tool_call_id)
-                    .string("toolName", &t.tool_name);
-                match &t.tool_input {
-                    Some(input) => m.serialize("toolInput", input),
-                    None => m.raw("toolInput", "{}"),
-                };
-                m.opt_string("rawArguments", &t.raw_arguments)
-                    .bool("argumentsComplete", t.arguments_complete)
-                    .opt("result", &t.result)
-                    .string("status", t.status().as_str());
-            }
-        }
-        m.close();
+        .serialize(serializer)
+    }
+}
+
+/// What a tool row without parsed arguments shows as `toolInput`.
+static EMPTY_OBJECT: Object<'static> = Object::new();
+
+/// The JSON shape of a [`Row`].
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RowJson<'r> {
+    key: &'r str,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uuid: Option<&'r str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    otid: Option<&'r str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_id: Option<&'r str>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "row_number")]
+    seq_id: Option<f64>,
+    #[serde(flatten)]
+    body: BodyJson<'r>,
+}
+
+/// The members of a row that depend on its kind.
+#[derive(Serialize)]
+#[serde(untagged, rename_all_fields = "camelCase")]
+enum BodyJson<'r> {
+    Text {
+        text: &'r str,
+    },
+    Tool {
+        tool_call_id: &'r str,
+        tool_name: &'r str,
+        tool_input: &'r Object<'static>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        raw_arguments: Option<&'r str>,
+        arguments_complete: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result: Option<&'r ToolResult>,
+        status: ToolStatus,
+    },
+}
+
+/// A `seqId` (only called when present).
+fn row_number<S: Serializer>(seq: &Option<f64>, serializer: S) -> Result<S::Ok, S::Error> {
+    match *seq {
+        Some(n) => serialize_js_number(n, ROW_INTEGERS_BELOW, serializer),
+        None => serializer.serialize_none(),
     }
 }

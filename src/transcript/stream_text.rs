@@ -3,7 +3,8 @@
 use super::json::non_empty;
 use super::rows::TextKind;
 use crate::json::content_text;
-use crate::json::{Members, Object, ToJson, Value};
+use crate::json::{Object, Value};
+use serde::Serialize;
 use std::borrow::Cow;
 
 /// A `stream_event` payload. Any JSON value is accepted: a non-object reads as an object without
@@ -12,20 +13,10 @@ use std::borrow::Cow;
 pub struct StreamEvent<'a>(Object<'a>);
 
 /// A text delta: `{ kind, text }`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TextDelta<'a> {
     pub kind: TextKind,
     pub text: Cow<'a, str>,
-}
-
-impl ToJson for TextDelta<'_> {
-    /// `{"kind": …, "text": …}`.
-    fn write_json(&self, out: &mut String) {
-        let mut m = Members::open(out);
-        m.string("kind", self.kind.as_str())
-            .string("text", &self.text);
-        m.close();
-    }
 }
 
 impl<'a> StreamEvent<'a> {

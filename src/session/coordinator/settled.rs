@@ -1,75 +1,47 @@
 //! The last 256 settled run ids: their late deltas and duplicate receipts are dropped.
 
-use rustc_hash::FxBuildHasher;
-use std::hash::BuildHasher;
+use rustc_hash::FxHashSet;
+use std::collections::VecDeque;
 
 /// How many settled runs are remembered (oldest forgotten first).
 pub const MAX_SETTLED_RUNS: usize = 256;
 
-/// A bounded set of run ids that forgets the oldest first. Every stream delta asks it, and most
-/// ask about a run that is not in it, so it scans a dense array of the ids' hashes (256 `u64`s at
-/// most) and compares strings only on a hash match; no hash-set instantiation in the wasm.
+/// A bounded set of run ids that forgets the oldest first: a hash set for the lookups (every
+/// stream delta asks) and the insertion order for the eviction.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct SettledRuns {
-    /// A ring once full: `oldest` is the slot the next insertion overwrites.
-    order: Vec<String>,
-    /// `hashes[i]` is the hash of `order[i]`.
-    hashes: Vec<u64>,
-    oldest: usize,
-}
-
-/// The hash [`SettledRuns`] keys its scan on.
-fn hash(run_id: &str) -> u64 {
-    FxBuildHasher.hash_one(run_id)
+    ids: FxHashSet<String>,
+    /// The same ids, oldest first.
+    order: VecDeque<String>,
 }
 
 impl SettledRuns {
     /// Whether `run_id` settled recently.
     pub fn contains(&self, run_id: &str) -> bool {
-        !run_id.is_empty() && self.position(run_id, hash(run_id)).is_some()
+        self.ids.contains(run_id)
     }
 
-    /// The slot holding `run_id`, whose hash is `hash`.
-    fn position(&self, run_id: &str, hash: u64) -> Option<usize> {
-        for (at, &listed) in self.hashes.iter().enumerate() {
-            if listed == hash && self.order.get(at).is_some_and(|id| id == run_id) {
-                return Some(at);
-            }
-        }
-        None
-    }
-
-    /// Forgets `run_id` (its slot stays, empty, until the ring reuses it).
+    /// Forgets `run_id`.
     pub fn remove(&mut self, run_id: &str) {
-        if let Some(at) = self.position(run_id, hash(run_id)) {
-            if let (Some(slot), Some(slot_hash)) = (self.order.get_mut(at), self.hashes.get_mut(at))
-            {
-                slot.clear();
-                *slot_hash = hash("");
-            }
+        if self.ids.remove(run_id) {
+            self.order.retain(|id| id != run_id);
         }
     }
 
     /// Remembers `run_id`, evicting the oldest beyond [`MAX_SETTLED_RUNS`].
     pub fn insert(&mut self, run_id: &str) {
-        let hash = hash(run_id);
-        if run_id.is_empty() || self.position(run_id, hash).is_some() {
+        if run_id.is_empty() || self.ids.contains(run_id) {
             return;
         }
-        if self.order.len() < MAX_SETTLED_RUNS {
-            self.order.push(run_id.to_owned());
-            self.hashes.push(hash);
-        } else if let (Some(slot), Some(slot_hash)) = (
-            self.order.get_mut(self.oldest),
-            self.hashes.get_mut(self.oldest),
-        ) {
-            *slot = run_id.to_owned();
-            *slot_hash = hash;
-            self.oldest = (self.oldest + 1) % MAX_SETTLED_RUNS;
+        if self.order.len() == MAX_SETTLED_RUNS {
+            if let Some(oldest) = self.order.pop_front() {
+                self.ids.remove(&oldest);
+            }
         }
+        self.ids.insert(run_id.to_owned());
+        self.order.push_back(run_id.to_owned());
     }
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;

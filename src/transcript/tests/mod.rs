@@ -2,7 +2,6 @@
 
 mod history;
 mod identity;
-mod index_table;
 mod input;
 mod patch;
 mod tools;
