@@ -3,6 +3,7 @@
 //! a call does, arguments are numbers and strings, results are strings (JSON) or numbers.
 //! The hand-written JS wrapper in `pkg-template/` is the public API; these names are internal.
 
+pub mod error;
 pub mod json_array;
 pub mod session;
 pub mod transcript;

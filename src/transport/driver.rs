@@ -14,6 +14,10 @@ use crate::session::{Effect, SessionCore};
 use std::cell::RefCell;
 use std::rc::Rc;
 
+/// Status frames at least this long are skipped unparsed while nobody listens for them.
+const BIG_FRAME: usize = 1024;
+const DEVICE_STATUS_PREFIX: &str = r#"{"type":"update_device_status""#;
+
 /// What the driver hands to its owner.
 #[derive(Debug)]
 pub enum Event {
@@ -105,6 +109,11 @@ impl Driver {
     fn on_socket_event(&self, event: SocketEvent) {
         self.run(|core, now| match event {
             SocketEvent::Open => core.on_open(now),
+            // Big status frames nobody listens to are skipped unread.
+            SocketEvent::Frame(text)
+                if text.len() >= BIG_FRAME
+                    && text.starts_with(DEVICE_STATUS_PREFIX)
+                    && !core.wants_device_status() => {}
             SocketEvent::Frame(text) => core.on_frame(&text, now),
             SocketEvent::Closed => core.on_transport_closed(now),
             SocketEvent::Error(detail) => core.on_transport_error(&detail),

@@ -10,7 +10,8 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    /// Any WebSocket-like object: `send`, `close`, `readyState` and the `EventTarget` methods.
+    /// Any WebSocket-like object: `send`, `close`, `readyState`, and either the `EventTarget`
+    /// methods or emitter-style `on` / `off` (some injected sockets).
     #[derive(Clone)]
     pub type JsSocket;
     #[wasm_bindgen(method, catch)]
@@ -19,18 +20,6 @@ extern "C" {
     fn close(this: &JsSocket) -> Result<(), JsValue>;
     #[wasm_bindgen(method, getter, js_name = readyState)]
     fn ready_state(this: &JsSocket) -> JsValue;
-    #[wasm_bindgen(method, catch, js_name = addEventListener)]
-    fn add_event_listener(
-        this: &JsSocket,
-        name: &str,
-        listener: &js_sys::Function,
-    ) -> Result<(), JsValue>;
-    #[wasm_bindgen(method, catch, js_name = removeEventListener)]
-    fn remove_event_listener(
-        this: &JsSocket,
-        name: &str,
-        listener: &js_sys::Function,
-    ) -> Result<(), JsValue>;
 }
 
 /// What the socket reports.
@@ -52,6 +41,8 @@ const EVENTS: [&str; 4] = ["open", "message", "close", "error"];
 /// An open (or opening) WebSocket with its four listeners attached.
 pub struct Socket {
     socket: JsSocket,
+    /// `addEventListener` (else `on`: its message listener gets the data, not an event).
+    event_target: bool,
     listeners: Vec<Closure<dyn FnMut(JsValue)>>,
 }
 
@@ -80,8 +71,10 @@ impl Socket {
                 socket.unchecked_into::<JsSocket>()
             }
         };
+        let event_target = method(&socket, "addEventListener").is_some();
         let mut socket = Socket {
             socket,
+            event_target,
             listeners: Vec::with_capacity(EVENTS.len()),
         };
         socket.listen(on_event)?;
@@ -109,27 +102,39 @@ impl Socket {
         if self.listeners.is_empty() {
             return;
         }
+        let remove = if self.event_target {
+            method(&self.socket, "removeEventListener")
+        } else {
+            method(&self.socket, "off").or_else(|| method(&self.socket, "removeListener"))
+        };
         for (name, listener) in EVENTS.iter().zip(self.listeners.drain(..)) {
-            let _ = self
-                .socket
-                .remove_event_listener(name, listener.as_ref().unchecked_ref());
+            if let Some(remove) = &remove {
+                let _ = remove.call2(&self.socket, &(*name).into(), listener.as_ref());
+            }
         }
         let _ = self.socket.close();
     }
 
     fn listen(&mut self, on_event: impl FnMut(SocketEvent) + 'static) -> Result<(), String> {
+        let add = method(
+            &self.socket,
+            if self.event_target {
+                "addEventListener"
+            } else {
+                "on"
+            },
+        )
+        .ok_or("WebSocket implementation does not support event listeners")?;
         let on_event = std::rc::Rc::new(std::cell::RefCell::new(on_event));
+        let event_target = self.event_target;
         for name in EVENTS {
             let on_event = on_event.clone();
             let listener = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
-                if let Some(event) = read_event(name, &event) {
+                if let Some(event) = read_event(name, &event, event_target) {
                     (on_event.borrow_mut())(event);
                 }
             });
-            if let Err(error) = self
-                .socket
-                .add_event_listener(name, listener.as_ref().unchecked_ref())
-            {
+            if let Err(error) = add.call2(&self.socket, &name.into(), listener.as_ref()) {
                 self.close();
                 return Err(format!("WebSocket listener failed: {}", describe(&error)));
             }
@@ -162,7 +167,7 @@ fn injected_args(url: &str, auth_token: Option<&str>) -> js_sys::Array {
 }
 
 /// The event of the listener `name`, or `None` for a message that is no text frame.
-fn read_event(name: &str, event: &JsValue) -> Option<SocketEvent> {
+fn read_event(name: &str, event: &JsValue, event_target: bool) -> Option<SocketEvent> {
     Some(match name {
         "open" => SocketEvent::Open,
         "close" => SocketEvent::Closed,
@@ -171,9 +176,10 @@ fn read_event(name: &str, event: &JsValue) -> Option<SocketEvent> {
                 .filter(|m| !m.is_empty())
                 .unwrap_or_else(|| "error event".to_owned()),
         ),
-        _ => SocketEvent::Frame(frame_text(
+        _ if event_target => SocketEvent::Frame(frame_text(
             &js_sys::Reflect::get(event, &"data".into()).ok()?,
         )?),
+        _ => SocketEvent::Frame(frame_text(event)?),
     })
 }
 
@@ -195,6 +201,14 @@ fn frame_text(data: &JsValue) -> Option<String> {
         return None;
     };
     String::from_utf8(bytes.to_vec()).ok()
+}
+
+/// `target[name]` if it is a function.
+fn method(target: &JsValue, name: &str) -> Option<js_sys::Function> {
+    js_sys::Reflect::get(target, &name.into())
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()
 }
 
 fn message_of(value: &JsValue) -> Option<String> {
