@@ -6,6 +6,7 @@
 //! - [`protocol`]: app-server wire frames, validation and wire → `SDKMessage` normalization;
 //! - [`session`]: the sans-IO turn coordinator and session state machine;
 //! - [`transcript`]: the transcript accumulator (`apply` / `rebase` / `rows` / `reset`);
+//! - `transport` (wasm32 only): the only I/O: WebSocket, timers, the session driver;
 //! - `js` (wasm32 only): `#[wasm_bindgen]` bindings, one module per exported class;
 //! - `relay` (native only): the `letta-relay` server that lets browser pages reach a
 //!   self-hosted app server.
@@ -21,6 +22,9 @@ pub mod relay;
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]
 pub mod js;
+
+#[cfg(target_arch = "wasm32")]
+pub mod transport;
 
 /// The wasm allocator: talc instead of Rust's default dlmalloc — about 6 KB less wasm
 /// (2.7 KB gzip) and faster; it grows linear memory on demand and reuses what is freed.

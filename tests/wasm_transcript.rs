@@ -1,12 +1,11 @@
 //! The transcript binding under wasm-bindgen-test in Node (`wasm_browser.rs` runs in Chromium).
 #![cfg(target_arch = "wasm32")]
 
-use letta_agent_wasm::js::transcript::{op, TranscriptCore, NEW_IDS, TOOL_CALL};
+use letta_agent_wasm::js::transcript::{TextFragment, TranscriptCore};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn take_patch(core: &mut TranscriptCore) -> serde_json::Value {
-    serde_json::from_str(&core.run(op::TAKE_PATCH, "").expect("a patch"))
-        .expect("the patch is JSON")
+    serde_json::from_str(&core.take_patch().expect("a patch")).expect("the patch is JSON")
 }
 
 #[wasm_bindgen_test]
@@ -14,29 +13,27 @@ fn json_messages_produce_a_patch_only_when_rows_change() {
     let mut core = TranscriptCore::new();
     let message =
         r#"{"type":"assistant","content":"Hel","uuid":"m1","otid":"o1","runId":"r1","seqId":1}"#;
-    assert!(core.run(op::MESSAGE, message).is_some());
+    assert!(core.apply_message(message));
     let p = take_patch(&mut core);
     assert_eq!(p["len"], 1);
     assert_eq!(p["rows"][0][0], 0);
     assert_eq!(p["rows"][0][1]["text"], "Hel");
     assert_eq!(p["rows"][0][1]["key"], "assistant:otid:o1");
     assert!(
-        core.run(op::MESSAGE, message).is_none(),
+        !core.apply_message(message),
         "a replayed seqId changes nothing"
     );
-    assert!(core.run(op::MESSAGE, "not json").is_none());
-    assert!(core
-        .run(op::MESSAGE, r#"{"type":"assistant","content":7}"#)
-        .is_none());
-    assert!(core.run(op::TAKE_PATCH, "").is_none());
+    assert!(!core.apply_message("not json"));
+    assert!(!core.apply_message(r#"{"type":"assistant","content":7}"#));
+    assert!(core.take_patch().is_none());
 }
 
 #[wasm_bindgen_test]
 fn typed_fragments_report_plain_appends() {
     let mut core = TranscriptCore::new();
     assert_eq!(
-        core.apply_text(
-            1 | NEW_IDS,
+        core.apply_with_ids(
+            TextFragment::Assistant,
             "Hel",
             Some(1.0),
             Some("m1".into()),
@@ -48,31 +45,31 @@ fn typed_fragments_report_plain_appends() {
     );
     assert_eq!(take_patch(&mut core)["rows"][0][1]["text"], "Hel");
     assert_eq!(
-        core.apply_text(1, "lo", Some(2.0), None, None, None),
+        core.apply_same_ids(TextFragment::Assistant, "lo", Some(2.0)),
         0,
         "an append to row 0"
     );
-    core.run(op::DISCARD_PATCH, "");
-    assert!(core.run(op::TAKE_PATCH, "").is_none());
+    core.discard_patch();
+    assert!(core.take_patch().is_none());
     assert_eq!(
-        core.apply_text(1, "!", Some(2.0), None, None, None),
+        core.apply_same_ids(TextFragment::Assistant, "!", Some(2.0)),
         -1,
         "a replay changes nothing"
     );
-    assert_ne!(core.apply_text(1, "!", Some(3.0), None, None, None), -1);
+    assert_ne!(
+        core.apply_same_ids(TextFragment::Assistant, "!", Some(3.0)),
+        -1
+    );
     assert_eq!(take_patch(&mut core)["rows"][0][1]["text"], "Hello!");
 }
 
 #[wasm_bindgen_test]
 fn rebase_reports_moved_rows() {
     let mut core = TranscriptCore::new();
-    core.run(
-        op::MESSAGE,
-        r#"{"type":"assistant","content":"live","uuid":"m2","runId":"r1"}"#,
-    );
-    core.run(op::TAKE_PATCH, "");
+    core.apply_message(r#"{"type":"assistant","content":"live","uuid":"m2","runId":"r1"}"#);
+    core.take_patch();
     let page = r#"{"messages":[{"id":"m1","message_type":"user_message","content":"hi"}]}"#;
-    assert!(core.run(op::PAGE_ASC, page).is_some());
+    assert!(core.rebase(page, Some("asc".into())));
     let p = take_patch(&mut core);
     assert_eq!(p["len"], 2);
     assert_eq!(p["moved"], serde_json::json!([-1, 0]));
@@ -82,27 +79,21 @@ fn rebase_reports_moved_rows() {
 #[wasm_bindgen_test]
 fn extract_stream_text_delta_round_trips_json() {
     assert_eq!(
-        TranscriptCore::new()
-            .run(op::STREAM_TEXT_DELTA, r#"{"delta":{"text":"hi"}}"#)
-            .as_deref(),
-        Some(r#"{"kind":"assistant","text":"hi"}"#)
+        TranscriptCore::extract_stream_text_delta(r#"{"delta":{"text":"hi"}}"#).as_str(),
+        r#"{"kind":"assistant","text":"hi"}"#
     );
     assert_eq!(
-        TranscriptCore::new()
-            .run(op::STREAM_TEXT_DELTA, r#"{"message_type":"stop_reason"}"#)
-            .as_deref(),
-        Some("null")
+        TranscriptCore::extract_stream_text_delta(r#"{"message_type":"stop_reason"}"#).as_str(),
+        "null"
     );
 }
 
 #[wasm_bindgen_test]
-fn tool_call_fragments_share_the_fragment_entry_point() {
+fn tool_call_fragments_take_typed_arguments() {
     let mut core = TranscriptCore::new();
     let fragment = |core: &mut TranscriptCore, input: Option<&str>| {
-        core.apply_fragment(
-            TOOL_CALL,
+        core.apply_tool_call(
             "call-1",
-            None,
             Some("Bash".into()),
             None,
             input.map(Into::into),
@@ -110,13 +101,12 @@ fn tool_call_fragments_share_the_fragment_entry_point() {
             Some("r1".into()),
         )
     };
-    assert_eq!(fragment(&mut core, Some(r#"{"command":"ls"}"#)), -2);
+    assert!(fragment(&mut core, Some(r#"{"command":"ls"}"#)));
     let p = take_patch(&mut core);
     assert_eq!(p["rows"][0][1]["kind"], "tool_call");
     assert_eq!(p["rows"][0][1]["toolName"], "Bash");
-    assert_eq!(
-        fragment(&mut core, Some("[1]")),
-        -1,
+    assert!(
+        !fragment(&mut core, Some("[1]")),
         "a toolInput that is not an object changes nothing"
     );
 }

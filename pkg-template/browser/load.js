@@ -1,7 +1,7 @@
 // Browser and bundler loader: fetches the size-optimized .wasm next to this package with
 // `new URL(..., import.meta.url)` (which Vite and webpack understand) and compiles it
 // streaming. `init()` is memoized; it also accepts a URL, a Response, bytes or a module.
-import initGlue, { SessionMachine, TranscriptCore } from "../wasm/web/letta_agent_wasm.js";
+import initGlue, { SessionDriver, TextFragment, TranscriptCore } from "../wasm/web/letta_agent_wasm.js";
 import { install, isReady } from "../lib/runtime.js";
 
 let pending = null;
@@ -13,7 +13,7 @@ export function init(input) {
     const source = input ?? new URL("../wasm/web/letta_agent_wasm_bg.wasm", import.meta.url);
     // Only the bindings the wrapper uses are installed, so a bundler can drop the rest of the glue.
     pending = initGlue({ module_or_path: source }).then(
-      (exports) => install({ SessionMachine, TranscriptCore }, exports),
+      (exports) => install({ SessionDriver, TextFragment, TranscriptCore }, exports),
       (error) => {
         pending = null; // a failed attempt can be retried
         throw error;

@@ -1,13 +1,11 @@
 // LettaAgentClient: the portable client (remote backend). Options are validated by options.js;
-// sessions, `createAgent()` and the management facades each run a SessionDriver (driver.js)
-// around a Rust session core.
+// sessions, `createAgent()` and the management facades each run a Rust SessionDriver
+// (src/js/session.rs: the session core and its socket).
 
-import { SessionDriver } from "./driver.js";
 import { clientConfig } from "./options.js";
 import { wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
-import { LettaCodeSession } from "./session.js";
-import { LIST_MODELS, MANAGEMENT } from "./ops.js";
+import { LettaCodeSession, newDriver } from "./session.js";
 import { asyncDisposeSymbol, isNonEmptyString, parse } from "./values.js";
 
 const cloudOnly = (what) =>
@@ -55,7 +53,7 @@ export class LettaAgentClient {
     this.#connection = { client, WebSocket, nonce: Math.random().toString(36).slice(2, 10).padEnd(8, "0") };
     this.agents = this.#agents();
     this.conversations = this.#conversations();
-    this.models = { list: () => this.#managed((driver) => driver.call(LIST_MODELS)) };
+    this.models = { list: () => this.#managed((driver) => driver.listModels()) };
   }
 
   /** Deprecated alias of `computer`; the remote backend has none. */
@@ -161,11 +159,11 @@ export class LettaAgentClient {
     }
     if (pool === null) {
       const { client, nonce, WebSocket } = this.#connection;
-      const driver = new SessionDriver({ ...client, target: { kind: "management" } }, nonce, WebSocket, () => {});
+      const driver = newDriver({ ...client, target: { kind: "management" } }, nonce, WebSocket, () => {});
       pool = driver.connect().then(
         () => driver,
         (error) => {
-          driver.free();
+          driver.release();
           throw error;
         },
       );
@@ -178,7 +176,7 @@ export class LettaAgentClient {
   }
 
   #request(type, fields) {
-    return this.#managed((driver) => driver.call(MANAGEMENT, JSON.stringify(fields), type));
+    return this.#managed((driver) => driver.management(type, JSON.stringify(fields)));
   }
 
   #agents() {

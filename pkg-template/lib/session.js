@@ -1,17 +1,22 @@
 // LettaCodeSession: a session on one conversation. The protocol and the turn state machine live
-// in Rust, driven over the socket by SessionDriver (driver.js); this class adds what JavaScript
+// in Rust, and so does its I/O (the SessionDriver class: src/js/session.rs); this class adds what JavaScript
 // does better: async iteration, user callbacks (canUseTool, SDK-hosted tools, device status
 // listeners) and disposal.
 
-import { SessionDriver } from "./driver.js";
+import { wasm } from "./runtime.js";
 import { closedError, invalidArgument, typedError } from "./errors.js";
 import { sessionOptions, sessionTarget } from "./options.js";
 import { asyncDisposeSymbol, isNonEmptyString, isObject, parse } from "./values.js";
-import {
-  ABORT, ANSWER_APPROVAL, CHANGE_DEVICE_STATE, FINISH_TOOL, GET_DEVICE_STATUS, HAS_IN_FLIGHT_TURN, LIST_MESSAGES,
-  LIST_MODELS, MANAGEMENT, RECOVER_PENDING_APPROVALS, REMOVE_QUEUED_MESSAGE, SEND, SEND_COMMAND,
-  SEND_COMMAND_WITH_PREDICATE, SEND_RAW, SET_DEVICE_STATUS_LISTENING, UPDATE_MODEL,
-} from "./ops.js";
+
+/**
+ * A Rust `SessionDriver` for the validated `config` (options.js: `{url, authToken,
+ * requestTimeoutMs, target, options}`); the token only goes into the `Authorization` header.
+ */
+export function newDriver(config, nonce, WebSocket, events) {
+  const { url, authToken, requestTimeoutMs, target, options } = config;
+  const json = JSON.stringify({ requestTimeoutMs, target, options });
+  return new (wasm().SessionDriver)(json, nonce, url, authToken, WebSocket, events);
+}
 
 const errorMessage = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -69,9 +74,7 @@ export class LettaCodeSession {
 
   #newDriver() {
     const { nonce, WebSocket } = this.#connection;
-    return new SessionDriver(this.#config, nonce, WebSocket, (...event) =>
-      this.#onEvent(event),
-    );
+    return newDriver(this.#config, nonce, WebSocket, (...event) => this.#onEvent(event));
   }
 
   /** The agent's id, once started (`null` before, and for agent-free conversations). */
@@ -108,7 +111,7 @@ export class LettaCodeSession {
         (error) => {
           this.#initializing = null;
           if (!this.#closed) {
-            driver.free();
+            driver.release();
             this.#driver = this.#newDriver();
           }
           throw error;
@@ -140,7 +143,7 @@ export class LettaCodeSession {
       throw invalidArgument("send() message must be a string or an array of content parts");
     }
     await this.#ensureInitialized();
-    this.#live().sync(SEND, 0, JSON.stringify(message), otid);
+    this.#live().send(JSON.stringify(message), otid);
   }
 
   /** Yields this turn's messages and stops after its `result` (or when the session closes). */
@@ -164,12 +167,12 @@ export class LettaCodeSession {
   async abort() {
     const driver = this.#live();
     if (this.#info === null) return;
-    await driver.call(ABORT);
+    await driver.abort();
   }
 
   async listMessages(options = {}) {
     await this.#ensureInitialized();
-    return parse(await this.#live().call(LIST_MESSAGES, JSON.stringify(options ?? {})));
+    return parse(await this.#live().listMessages(JSON.stringify(options ?? {})));
   }
 
   /** `listMessages` plus the session identity. */
@@ -189,12 +192,12 @@ export class LettaCodeSession {
 
   async listModels() {
     await this.#ensureInitialized();
-    return parse(await this.#live().call(LIST_MODELS));
+    return parse(await this.#live().listModels());
   }
 
   async updateModel(request) {
     await this.#ensureInitialized();
-    return parse(await this.#live().call(UPDATE_MODEL, JSON.stringify(request ?? null)));
+    return parse(await this.#live().updateModel(JSON.stringify(request ?? null)));
   }
 
   async removeQueuedMessage(itemId) {
@@ -202,17 +205,17 @@ export class LettaCodeSession {
       throw invalidArgument("Invalid queue item id. Expected a non-empty string.");
     }
     await this.#ensureInitialized();
-    return parse(await this.#live().call(REMOVE_QUEUED_MESSAGE, itemId));
+    return parse(await this.#live().removeQueuedMessage(itemId));
   }
 
   async changeDeviceState(update) {
     await this.#ensureInitialized();
-    this.#live().sync(CHANGE_DEVICE_STATE, 0, JSON.stringify(update ?? {}));
+    this.#live().changeDeviceState(JSON.stringify(update ?? {}));
   }
 
   async getDeviceStatus(options = {}) {
     await this.#ensureInitialized();
-    return parse(await this.#live().call(GET_DEVICE_STATUS, JSON.stringify(options ?? {})));
+    return parse(await this.#live().getDeviceStatus(JSON.stringify(options ?? {})));
   }
 
   /** Subscribes to device status snapshots of this session; returns the unsubscribe function. */
@@ -220,23 +223,23 @@ export class LettaCodeSession {
     if (typeof listener !== "function") throw invalidArgument("Invalid device status listener. Expected a function.");
     const driver = this.#live();
     this.#deviceListeners.add(listener);
-    driver.sync(SET_DEVICE_STATUS_LISTENING, 0, "", undefined, 1);
+    driver.setDeviceStatusListening(true);
     return () => {
       this.#deviceListeners.delete(listener);
-      if (this.#deviceListeners.size === 0 && !this.#closed) this.#driver.sync(SET_DEVICE_STATUS_LISTENING);
+      if (this.#deviceListeners.size === 0 && !this.#closed) this.#driver.setDeviceStatusListening(false);
     };
   }
 
   async recoverPendingApprovals(options = {}) {
     await this.#ensureInitialized();
-    return parse(await this.#live().call(RECOVER_PENDING_APPROVALS, JSON.stringify(options ?? {})));
+    return parse(await this.#live().recoverPendingApprovals(JSON.stringify(options ?? {})));
   }
 
   /** Advanced: changes the session's toolset preference (`update_toolset`). */
   async updateToolset(preference) {
     const info = await this.#ensureInitialized();
     const fields = { runtime: { agent_id: info.agentId, conversation_id: info.conversationId }, toolset_preference: preference };
-    return parse(await this.#live().call(MANAGEMENT, JSON.stringify(fields), "update_toolset"));
+    return parse(await this.#live().management("update_toolset", JSON.stringify(fields)));
   }
 
   /** Raw protocol escape hatch. Without options the command is written as is. */
@@ -248,7 +251,7 @@ export class LettaCodeSession {
     const driver = this.#live();
     const { responseType, timeoutMs, predicate } = options ?? {};
     if (responseType === undefined && timeoutMs === undefined && predicate === undefined) {
-      driver.sync(SEND_RAW, 0, JSON.stringify(command));
+      driver.sendRaw(JSON.stringify(command));
       return undefined;
     }
     if (predicate !== undefined && typeof predicate !== "function") {
@@ -257,14 +260,13 @@ export class LettaCodeSession {
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
       throw invalidArgument("Invalid timeoutMs. Expected a positive integer.");
     }
-    const op = predicate === undefined ? SEND_COMMAND : SEND_COMMAND_WITH_PREDICATE;
-    return parse(await driver.call(op, JSON.stringify(command), responseType, timeoutMs, predicate));
+    return parse(await driver.sendCommand(JSON.stringify(command), responseType, timeoutMs ?? 0, predicate));
   }
 
   /** Advanced: sends one message and waits for its result. */
   async sendAndWaitForResult(message) {
     await this.#ensureInitialized();
-    if (this.#live().is(HAS_IN_FLIGHT_TURN)) {
+    if (this.#live().hasInFlightTurn()) {
       throw typedError(
         "LettaStateError",
         "invalid_state",
@@ -296,7 +298,7 @@ export class LettaCodeSession {
     const driver = this.#driver;
     driver.close();
     // Release the WebAssembly memory once the close has settled every pending call.
-    queueMicrotask(() => driver.free());
+    queueMicrotask(() => driver.release());
   }
 
   async [asyncDisposeSymbol]() {
@@ -329,7 +331,7 @@ export class LettaCodeSession {
     } catch (error) {
       response = { behavior: "deny", message: errorMessage(error) };
     }
-    if (!this.#closed) driver.sync(ANSWER_APPROVAL, handle, JSON.stringify(response ?? null));
+    if (!this.#closed) driver.answerApproval(handle, JSON.stringify(response ?? null));
   }
 
   async #runTool(driver, handle, toolCallId, toolName, input) {
@@ -342,6 +344,6 @@ export class LettaCodeSession {
     } catch (error) {
       outcome = { error: errorMessage(error) };
     }
-    if (!this.#closed) driver.sync(FINISH_TOOL, handle, JSON.stringify(outcome));
+    if (!this.#closed) driver.finishTool(handle, JSON.stringify(outcome));
   }
 }

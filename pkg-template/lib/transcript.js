@@ -9,11 +9,8 @@
 import { wasm } from "./runtime.js";
 import { closedError } from "./errors.js";
 import { isObject } from "./values.js";
-import { DISCARD_PATCH, MESSAGE, NEW_IDS, PAGE, RESET, STREAM_TEXT_DELTA, TAKE_PATCH, TOOL_CALL } from "./ops.js";
 
 const disposeSymbol = Symbol.dispose ?? Symbol.for("Symbol.dispose");
-/** Added to `PAGE`: the order of a history page (detected when not given). */
-const ORDER_CODES = { asc: 1, desc: 2 };
 
 function toJson(value) {
   try {
@@ -26,7 +23,9 @@ function toJson(value) {
 // The common streamed fragment goes through typed arguments instead of JSON. Only messages
 // whose fields all have the expected types take this path; anything else goes through JSON
 // and is validated by Rust, so both paths give the same result.
-const TEXT_KINDS = { assistant: 1, reasoning: 2 };
+const TEXT_KINDS = { assistant: "Assistant", reasoning: "Reasoning" };
+/** The `TextFragment` enum of the bindings, read on first use. */
+let textFragment = null;
 const optionalString = (v) => v === undefined || v === null || typeof v === "string";
 
 /** The typed fast path applies to this message: a text fragment with well-typed fields. */
@@ -43,21 +42,22 @@ function isTextFragment(message) {
 
 /**
  * Folds a text fragment in (see `apply_text` in src/js/transcript.rs); its identity crosses the
- * boundary only when it differs from the previous fragment's.
+ * boundary only when it differs from the previous fragment's. `kind`: the `TextFragment` enum.
  */
 function applyText(core, ids, message) {
   const uuid = message.uuid ?? undefined;
   const otid = message.otid ?? undefined;
   const runId = message.runId ?? undefined;
-  const kind = TEXT_KINDS[message.type];
+  textFragment ??= wasm().TextFragment;
+  const kind = textFragment[TEXT_KINDS[message.type]];
   const seqId = message.seqId ?? undefined;
   if (uuid === ids.uuid && otid === ids.otid && runId === ids.runId) {
-    return core.applyFragment(kind, message.content, seqId);
+    return core.applyText(kind, message.content, seqId);
   }
   ids.uuid = uuid;
   ids.otid = otid;
   ids.runId = runId;
-  return core.applyFragment(kind | NEW_IDS, message.content, seqId, uuid, otid, runId);
+  return core.applyTextWithIds(kind, message.content, seqId, uuid, otid, runId);
 }
 
 /** Folds one message into the Rust core; true when rows changed. */
@@ -77,12 +77,11 @@ function fold(core, ids, message) {
     const input = message.toolInput == null ? undefined : toJson(message.toolInput);
     if (message.toolInput == null || input !== undefined) {
       const { toolCallId, toolName, rawArguments, uuid, runId } = message;
-      const fields = [toolName, rawArguments, input, uuid, runId];
-      return core.applyFragment(TOOL_CALL, toolCallId, undefined, ...fields) !== -1;
+      return core.applyToolCall(toolCallId, toolName, rawArguments, input, uuid, runId);
     }
   }
   const json = toJson(message);
-  return json !== undefined && core.run(MESSAGE, json) !== undefined;
+  return json !== undefined && core.applyMessage(json);
 }
 
 /**
@@ -107,7 +106,7 @@ export function createTranscriptAccumulator() {
   const ids = { uuid: undefined, otid: undefined, runId: undefined };
 
   function takeSnapshot() {
-    const patch = core.run(TAKE_PATCH, "");
+    const patch = core.takePatch();
     if (patch === undefined) return snapshot;
     const { len, moved, rows } = JSON.parse(patch);
     let next;
@@ -138,7 +137,7 @@ export function createTranscriptAccumulator() {
       if (at === -1) return snapshot;
       const row = at >= 0 ? appended(snapshot[at], message) : undefined;
       if (row === undefined) return takeSnapshot();
-      target.run(DISCARD_PATCH, "");
+      target.discardPatch();
       snapshot = snapshot.slice();
       snapshot[at] = row;
       return snapshot;
@@ -158,8 +157,8 @@ export function createTranscriptAccumulator() {
       if (page === null || typeof page !== "object") return snapshot;
       const json = toJson(page);
       if (json === undefined) return snapshot;
-      const op = PAGE + (ORDER_CODES[options?.order] ?? 0);
-      return live().run(op, json) !== undefined ? takeSnapshot() : snapshot;
+      const order = options?.order === "asc" || options?.order === "desc" ? options.order : undefined;
+      return live().rebase(json, order) ? takeSnapshot() : snapshot;
     },
     /** The current rows, in transcript order. */
     rows() {
@@ -167,7 +166,7 @@ export function createTranscriptAccumulator() {
     },
     /** Drops every row, alias and replay threshold. */
     reset() {
-      live().run(RESET, "");
+      live().reset();
       snapshot = [];
     },
     /** Releases the WebAssembly memory now (also done by a FinalizationRegistry later). */
@@ -183,13 +182,9 @@ export function createTranscriptAccumulator() {
   };
 }
 
-/** The core `extractStreamTextDelta` runs on (it keeps no rows), created on first use. */
-let deltaReader = null;
-
 /** Reads a token delta (`{kind, text}`) out of a raw stream event payload, or `null`. */
 export function extractStreamTextDelta(event) {
   if (event === null || typeof event !== "object") return null;
-  deltaReader ??= new (wasm().TranscriptCore)();
   const json = toJson(event);
-  return json === undefined ? null : JSON.parse(deltaReader.run(STREAM_TEXT_DELTA, json));
+  return json === undefined ? null : JSON.parse(wasm().TranscriptCore.extractStreamTextDelta(json));
 }

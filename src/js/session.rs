@@ -1,104 +1,74 @@
-//! The session binding: one sans-IO [`SessionCore`] behind a class with a single entry point,
-//! [`SessionMachine::run`], that takes an operation code ([`op`]) and plain arguments. The socket, the timer and the Promises of API calls
-//! live in the JS wrapper (`pkg-template/lib/driver.js`), which feeds socket events and the
-//! clock in here and executes the effects it takes out ([`op::TAKE_EFFECTS`]).
+//! The session binding: [`SessionDriver`], one session (or management connection) with its I/O
+//! ([`crate::transport::driver::Driver`]), one method per operation. API calls return Promises
+//! that the core's effects settle; `canUseTool`, tools and device-status listeners are reached
+//! through the `events` callback of the wrapper (`pkg-template/lib/session.js`).
 //!
-//! Keeping the host objects on the JS side is what keeps this module (and the wasm) small: no
-//! closures, no `Promise`, no JS objects at all cross the boundary, only numbers and strings.
-//! Every exported method costs glue and an export shim, hence one method for everything.
+//! Message batches and API results cross as JSON strings: one `JSON.parse` of a batch in the
+//! wrapper beats building the objects through serde-wasm-bindgen (`bench/run session`: the
+//! pipeline stays at about 0.97 × `JSON.parse` of the frames).
 
+use super::error::{closed_error, typed_error};
 use super::json_array::JsonArray;
 use crate::session::{read_session_config, Effect, SessionConfig, SessionCore, SessionError};
+use crate::transport::driver::{Driver, Event};
+use js_sys::{Function, Promise};
+use rustc_hash::FxHashMap;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// The operations of [`SessionMachine::run`] (`driver.js` uses the same numbers). `id` is the
-/// call (the wrapper's id for the Promise the effects settle) or the callback handle; `text`,
-/// `extra` and `number` are what each one lists; the `now` of every operation is the clock.
-pub mod op {
-    /// The socket opened.
-    pub const OPEN: u8 = 0;
-    /// One text frame as received (`text`).
-    pub const FRAME: u8 = 1;
-    /// The socket closed.
-    pub const CLOSED: u8 = 2;
-    /// An error event or a failed connect (`text` names it; never holds the token).
-    pub const ERROR: u8 = 3;
-    /// The deadline given by [`NEXT_DEADLINE`] passed.
-    pub const TICK: u8 = 4;
-    /// Starts the session; settles `id` with the init info (JSON).
-    pub const BEGIN: u8 = 5;
-    /// Writes a user turn (`text`: a string or content-part array as JSON; `extra`: the otid).
-    /// Returns an error.
-    pub const SEND: u8 = 6;
-    /// Interrupts the active turn; settles `id`.
-    pub const ABORT: u8 = 7;
-    /// `listMessages` (`text`: its options as JSON).
-    pub const LIST_MESSAGES: u8 = 8;
-    /// `listModels`.
-    pub const LIST_MODELS: u8 = 9;
-    /// `updateModel` (`text`: the request as JSON).
-    pub const UPDATE_MODEL: u8 = 10;
-    /// `removeQueuedMessage` (`text`: the item id).
-    pub const REMOVE_QUEUED_MESSAGE: u8 = 11;
-    /// `changeDeviceState` (`text`: the update as JSON). Returns an error.
-    pub const CHANGE_DEVICE_STATE: u8 = 12;
-    /// `getDeviceStatus` (`text`: its options as JSON).
-    pub const GET_DEVICE_STATUS: u8 = 13;
-    /// Whether device status listeners exist (`number`: 1 or 0).
-    pub const SET_DEVICE_STATUS_LISTENING: u8 = 14;
-    /// `recoverPendingApprovals` (`text`: its options as JSON).
-    pub const RECOVER_PENDING_APPROVALS: u8 = 15;
-    /// `sendCommand(command)` without options (`text`): written verbatim. Returns an error.
-    pub const SEND_RAW: u8 = 16;
-    /// `sendCommand(command, options)` (`text`: the command, `extra`: the response type,
-    /// `number`: the timeout or 0): settles `id` with the answering frame (JSON).
-    pub const SEND_COMMAND: u8 = 17;
-    /// [`SEND_COMMAND`] with a predicate: candidate frames come out as `candidate` effects.
-    pub const SEND_COMMAND_WITH_PREDICATE: u8 = 18;
-    /// A management request (`text`: its fields as JSON, `extra`: its type, e.g. `agent_list`):
-    /// settles `id` with the response frame (JSON).
-    pub const MANAGEMENT: u8 = 19;
-    /// Forgets a call the wrapper settled itself (a predicate accepted a frame or threw).
-    pub const CANCEL_CALL: u8 = 20;
-    /// The `canUseTool` callback's answer (`text`, JSON) for the `approval` effect `id`.
-    pub const ANSWER_APPROVAL: u8 = 21;
-    /// A tool's outcome (`text`: `{"result": …}` or `{"error": "…"}`) for the `tool` effect `id`.
-    pub const FINISH_TOOL: u8 = 22;
-    /// Ends the stream and rejects pending calls (their effects follow). Idempotent.
-    pub const CLOSE: u8 = 23;
-    /// Returns every pending effect as one JSON array (see [`super::write_effect`]), if any.
-    pub const TAKE_EFFECTS: u8 = 24;
-    /// Returns every `SDKMessage` available now as one JSON array, if any.
-    pub const TAKE_MESSAGES: u8 = 25;
-    /// Query ([`SessionMachine::query`]): when the `TICK` operation is due (ms since the epoch),
-    /// `-1` for never.
-    pub const NEXT_DEADLINE: u8 = 26;
-    /// Query, a flag (`1` set, `0` not): `stream()` has nothing more to give (the session closed).
-    pub const STREAM_ENDED: u8 = 27;
-    /// Query, a flag: device status is wanted (else big status frames may be skipped unread).
-    pub const WANTS_DEVICE_STATUS: u8 = 28;
-    /// Query, a flag: a turn is active or queued.
-    pub const HAS_IN_FLIGHT_TURN: u8 = 29;
-    /// Query, a flag: the session is closed (`close()` or a transport loss).
-    pub const IS_CLOSED: u8 = 30;
-    /// Query, a flag: closed, but the socket stays open (bounded) while the server settles
-    /// our work (`session::drain`).
-    pub const IS_DRAINING: u8 = 31;
+/// An API call waiting for its effect.
+struct Pending {
+    resolve: Function,
+    reject: Function,
+    /// `sendCommand`'s predicate, which decides on candidate frames.
+    predicate: Option<Function>,
 }
 
-/// One session (or management connection): the core and nothing else.
+/// What the class, the driver's handler and the Promises share.
+struct Shared {
+    driver: Driver,
+    url: String,
+    auth_token: Option<String>,
+    web_socket: Option<Function>,
+    events: Function,
+    calls: RefCell<FxHashMap<u32, Pending>>,
+    next_call: Cell<u32>,
+    /// `nextMessages()` callers waiting for a batch (their `resolve`).
+    waiters: RefCell<VecDeque<Function>>,
+}
+
+/// One session (or management connection).
 #[wasm_bindgen]
-pub struct SessionMachine {
-    core: SessionCore,
+pub struct SessionDriver {
+    shared: RefCell<Option<Rc<Shared>>>,
 }
 
 #[wasm_bindgen]
-impl SessionMachine {
-    /// `config`: the session configuration the wrapper validated (`pkg-template/lib/options.js`):
-    /// `{"requestTimeoutMs"?, "target", "options"}`. `nonce`: the client's request-id nonce.
-    /// `undefined` when the configuration has another shape (the wrapper then throws).
-    pub fn create(config: &str, nonce: &str) -> Option<SessionMachine> {
-        let setup = read_session_config(config)?;
+impl SessionDriver {
+    /// `config`: `{"requestTimeoutMs"?, "target", "options"}` as the wrapper validated it
+    /// (`pkg-template/lib/options.js`); `nonce`: the client's request-id nonce; `web_socket`:
+    /// an injected constructor (else the browser's own); `events(kind, …)`:
+    /// `("approval", handle, toolName, inputJson, contextJson)`,
+    /// `("tool", handle, toolCallId, toolName, inputJson)`, `("device", statusJson)`.
+    /// The token only goes into the `Authorization` header.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        config: &str,
+        nonce: &str,
+        url: String,
+        auth_token: Option<String>,
+        web_socket: Option<Function>,
+        events: Function,
+    ) -> Result<SessionDriver, JsValue> {
+        let setup = read_session_config(config).ok_or_else(|| {
+            typed_error(
+                "LettaInvalidArgumentError",
+                "invalid_argument",
+                "Invalid session configuration.",
+            )
+        })?;
         let core = SessionCore::new(SessionConfig {
             label: "app-server",
             request_timeout_ms: setup.request_timeout_ms,
@@ -106,168 +76,396 @@ impl SessionMachine {
             target: setup.target,
             nonce: nonce.to_owned(),
         });
-        Some(SessionMachine { core })
+        let shared = Rc::new_cyclic(|weak: &std::rc::Weak<Shared>| {
+            let weak = weak.clone();
+            Shared {
+                driver: Driver::new(core, move |event| {
+                    if let Some(shared) = weak.upgrade() {
+                        shared.on_event(event);
+                    }
+                }),
+                url,
+                auth_token,
+                web_socket: web_socket.filter(|f| f.is_function()),
+                events,
+                calls: RefCell::default(),
+                next_call: Cell::new(0),
+                waiters: RefCell::default(),
+            }
+        });
+        Ok(SessionDriver {
+            shared: RefCell::new(Some(shared)),
+        })
     }
 
-    /// Runs the operation `op` (see [`op`]). Returns the error of a synchronous call as
-    /// `[name, code, message]` JSON, the batch of the `TAKE_*` operations, the answer of a
-    /// query (a flag is `""` when set, `undefined` when not), else `undefined`.
-    pub fn run(
-        &mut self,
-        op: u8,
-        id: f64,
-        text: &str,
-        extra: Option<String>,
-        number: f64,
-        now: f64,
-    ) -> Option<String> {
-        let core = &mut self.core;
-        let call = id as u32;
-        let now = now as u64;
-        match op {
-            op::OPEN => core.on_open(now),
-            op::FRAME => core.on_frame(text, now),
-            op::CLOSED => core.on_transport_closed(now),
-            op::ERROR => core.on_transport_error(text),
-            op::TICK => core.on_tick(now),
-            op::BEGIN => core.begin(call, now),
-            op::SEND => return error_json(core.send(text, extra.as_deref(), now)),
-            op::ABORT => core.abort(call, now),
-            op::LIST_MESSAGES => core.list_messages(call, text, now),
-            op::LIST_MODELS => core.list_models(call, now),
-            op::UPDATE_MODEL => core.update_model(call, text, now),
-            op::REMOVE_QUEUED_MESSAGE => core.remove_queued_message(call, text, now),
-            op::CHANGE_DEVICE_STATE => return error_json(core.change_device_state(text)),
-            op::GET_DEVICE_STATUS => core.get_device_status(call, text, now),
-            op::SET_DEVICE_STATUS_LISTENING => core.set_device_status_listening(number != 0.0),
-            op::RECOVER_PENDING_APPROVALS => core.recover_pending_approvals(call, text, now),
-            op::SEND_RAW => return error_json(core.send_raw(text)),
-            op::SEND_COMMAND | op::SEND_COMMAND_WITH_PREDICATE => {
-                let timeout = (number >= 1.0).then_some(number as u64);
-                let predicate = op == op::SEND_COMMAND_WITH_PREDICATE;
-                core.send_command(call, text, extra.as_deref(), predicate, timeout, now)
-            }
-            op::MANAGEMENT => {
-                let command_type = extra.as_deref().unwrap_or_default();
-                let failure = failure_text(command_type);
-                core.management(call, command_type, text, failure, now)
-            }
-            op::CANCEL_CALL => core.cancel_call(call),
-            op::ANSWER_APPROVAL => core.answer_approval(id as u64, text),
-            op::FINISH_TOOL => core.finish_tool(id as u64, text),
-            op::CLOSE => core.close(now),
-            op::TAKE_EFFECTS => return self.take_effects(),
-            op::TAKE_MESSAGES => return self.take_messages(),
-            _ => {}
-        }
-        None
+    /// Opens the socket and starts the session; resolves with the init info (JSON).
+    pub fn connect(&self) -> Promise {
+        self.call(
+            None,
+            |core, call, now| core.begin(call, now),
+            |shared| {
+                let driver = &shared.driver;
+                if !driver.with_core(|core| core.is_closed()) {
+                    driver.connect(
+                        &shared.url,
+                        shared.web_socket.as_ref(),
+                        shared.auth_token.as_deref(),
+                    );
+                }
+            },
+        )
     }
 
-    /// Answers the query `op` (`NEXT_DEADLINE` and the flags of [`op`]) as a number, without
-    /// crossing a string: the driver asks after every event, so this stays cheap.
-    pub fn query(&self, op: u8) -> f64 {
-        let core = &self.core;
-        let set = match op {
-            op::NEXT_DEADLINE => return core.next_deadline().map_or(-1.0, |at| at as f64),
-            op::STREAM_ENDED => core.stream_ended(),
-            op::WANTS_DEVICE_STATUS => core.wants_device_status(),
-            op::HAS_IN_FLIGHT_TURN => core.has_in_flight_turn(),
-            op::IS_CLOSED => core.is_closed(),
-            op::IS_DRAINING => core.is_draining(),
-            _ => false,
+    /// Every `SDKMessage` available now as one JSON array (waiting for one), or `undefined`
+    /// once the stream ended.
+    #[wasm_bindgen(js_name = nextMessages)]
+    pub fn next_messages(&self) -> Promise {
+        let Some(shared) = self.live() else {
+            return Promise::resolve(&JsValue::UNDEFINED);
         };
-        if set {
-            1.0
-        } else {
-            0.0
+        if let Some(batch) = shared.take_messages() {
+            return Promise::resolve(&batch);
+        }
+        Promise::new(&mut |resolve, _| {
+            shared.waiters.borrow_mut().push_back(resolve);
+        })
+    }
+
+    /// Writes a user turn (`content`: a string or content-part array as JSON).
+    pub fn send(&self, content: &str, otid: Option<String>) -> Result<(), JsValue> {
+        self.sync(|core, now| core.send(content, otid.as_deref(), now))
+    }
+
+    /// Interrupts the active turn.
+    pub fn abort(&self) -> Promise {
+        self.call(None, |core, call, now| core.abort(call, now), |_| {})
+    }
+
+    /// `listMessages(options)` (`options`: JSON).
+    #[wasm_bindgen(js_name = listMessages)]
+    pub fn list_messages(&self, options: &str) -> Promise {
+        self.call(
+            None,
+            |core, call, now| core.list_messages(call, options, now),
+            |_| {},
+        )
+    }
+
+    /// `listModels()`.
+    #[wasm_bindgen(js_name = listModels)]
+    pub fn list_models(&self) -> Promise {
+        self.call(None, |core, call, now| core.list_models(call, now), |_| {})
+    }
+
+    /// `updateModel(request)` (`request`: JSON).
+    #[wasm_bindgen(js_name = updateModel)]
+    pub fn update_model(&self, request: &str) -> Promise {
+        self.call(
+            None,
+            |core, call, now| core.update_model(call, request, now),
+            |_| {},
+        )
+    }
+
+    /// `removeQueuedMessage(itemId)`.
+    #[wasm_bindgen(js_name = removeQueuedMessage)]
+    pub fn remove_queued_message(&self, item_id: &str) -> Promise {
+        self.call(
+            None,
+            |core, call, now| core.remove_queued_message(call, item_id, now),
+            |_| {},
+        )
+    }
+
+    /// `changeDeviceState(update)` (`update`: JSON).
+    #[wasm_bindgen(js_name = changeDeviceState)]
+    pub fn change_device_state(&self, update: &str) -> Result<(), JsValue> {
+        self.sync(|core, _| core.change_device_state(update))
+    }
+
+    /// `getDeviceStatus(options)` (`options`: JSON).
+    #[wasm_bindgen(js_name = getDeviceStatus)]
+    pub fn get_device_status(&self, options: &str) -> Promise {
+        self.call(
+            None,
+            |core, call, now| core.get_device_status(call, options, now),
+            |_| {},
+        )
+    }
+
+    /// Whether device status listeners exist (else big status frames may be skipped unread).
+    #[wasm_bindgen(js_name = setDeviceStatusListening)]
+    pub fn set_device_status_listening(&self, listening: bool) -> Result<(), JsValue> {
+        self.sync(|core, _| {
+            core.set_device_status_listening(listening);
+            Ok(())
+        })
+    }
+
+    /// `recoverPendingApprovals(options)` (`options`: JSON).
+    #[wasm_bindgen(js_name = recoverPendingApprovals)]
+    pub fn recover_pending_approvals(&self, options: &str) -> Promise {
+        self.call(
+            None,
+            |core, call, now| core.recover_pending_approvals(call, options, now),
+            |_| {},
+        )
+    }
+
+    /// `sendCommand(command)` without options: written verbatim.
+    #[wasm_bindgen(js_name = sendRaw)]
+    pub fn send_raw(&self, command: &str) -> Result<(), JsValue> {
+        self.sync(|core, _| core.send_raw(command))
+    }
+
+    /// `sendCommand(command, options)`: resolves with the answering frame (JSON).
+    /// `timeout_ms`: 0 for the client's default.
+    #[wasm_bindgen(js_name = sendCommand)]
+    pub fn send_command(
+        &self,
+        command: &str,
+        response_type: Option<String>,
+        timeout_ms: f64,
+        predicate: Option<Function>,
+    ) -> Promise {
+        let timeout = (timeout_ms >= 1.0).then_some(timeout_ms as u64);
+        let with_predicate = predicate.is_some();
+        self.call(
+            predicate,
+            |core, call, now| {
+                core.send_command(
+                    call,
+                    command,
+                    response_type.as_deref(),
+                    with_predicate,
+                    timeout,
+                    now,
+                )
+            },
+            |_| {},
+        )
+    }
+
+    /// A management request (`fields`: JSON; `command_type`, e.g. `agent_list`): resolves with
+    /// the response frame (JSON).
+    pub fn management(&self, command_type: &str, fields: &str) -> Promise {
+        let failure = failure_text(command_type);
+        self.call(
+            None,
+            |core, call, now| core.management(call, command_type, fields, failure, now),
+            |_| {},
+        )
+    }
+
+    /// The `canUseTool` callback's answer (JSON) for the `approval` event `handle`.
+    #[wasm_bindgen(js_name = answerApproval)]
+    pub fn answer_approval(&self, handle: f64, answer: &str) -> Result<(), JsValue> {
+        self.sync(|core, _| {
+            core.answer_approval(handle as u64, answer);
+            Ok(())
+        })
+    }
+
+    /// A tool's outcome (`{"result": …}` or `{"error": "…"}`) for the `tool` event `handle`.
+    #[wasm_bindgen(js_name = finishTool)]
+    pub fn finish_tool(&self, handle: f64, outcome: &str) -> Result<(), JsValue> {
+        self.sync(|core, _| {
+            core.finish_tool(handle as u64, outcome);
+            Ok(())
+        })
+    }
+
+    /// A turn is active or queued.
+    #[wasm_bindgen(js_name = hasInFlightTurn)]
+    pub fn has_in_flight_turn(&self) -> bool {
+        self.live()
+            .is_some_and(|s| s.driver.with_core(|core| core.has_in_flight_turn()))
+    }
+
+    /// The session is closed (`close()`, `release()` or a transport loss).
+    #[wasm_bindgen(js_name = isClosed)]
+    pub fn is_closed(&self) -> bool {
+        self.live()
+            .is_none_or(|s| s.driver.with_core(|core| core.is_closed()))
+    }
+
+    /// Ends the stream and rejects pending calls. Idempotent.
+    pub fn close(&self) {
+        if let Some(shared) = self.live() {
+            shared.driver.run(|core, now| core.close(now));
+        }
+    }
+
+    /// Closes, tears the socket and the timer down and drops the core (its memory). Idempotent;
+    /// later calls see a closed session.
+    pub fn release(&self) {
+        let Some(shared) = self.shared.borrow_mut().take() else {
+            return;
+        };
+        shared.driver.shut_down();
+        let waiters: Vec<Function> = shared.waiters.borrow_mut().drain(..).collect();
+        for resolve in waiters {
+            let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
         }
     }
 }
 
-impl SessionMachine {
-    /// Every pending effect as one JSON array (see [`write_effect`]), or `None` if none.
-    fn take_effects(&mut self) -> Option<String> {
+impl SessionDriver {
+    /// The shared state (cloned, so no borrow of `self` outlives this line), or `None` once
+    /// released.
+    fn live(&self) -> Option<Rc<Shared>> {
+        self.shared.borrow().clone()
+    }
+
+    /// Starts an API call: `start(core, call, now)`, then `after(shared)`; the Promise is
+    /// settled by the call's effect.
+    fn call(
+        &self,
+        predicate: Option<Function>,
+        start: impl FnOnce(&mut SessionCore, u32, u64),
+        after: impl FnOnce(&Shared),
+    ) -> Promise {
+        let Some(shared) = self.live() else {
+            return Promise::reject(&closed_error("Session is closed"));
+        };
+        let call = shared.next_call.get().wrapping_add(1);
+        shared.next_call.set(call);
+        let mut predicate = predicate;
+        let promise = Promise::new(&mut |resolve, reject| {
+            let pending = Pending {
+                resolve,
+                reject,
+                predicate: predicate.take(),
+            };
+            shared.calls.borrow_mut().insert(call, pending);
+        });
+        shared.driver.run(|core, now| start(core, call, now));
+        after(&shared);
+        promise
+    }
+
+    /// Runs a synchronous operation; its error is thrown as a typed `Error`.
+    fn sync(
+        &self,
+        step: impl FnOnce(&mut SessionCore, u64) -> Result<(), SessionError>,
+    ) -> Result<(), JsValue> {
+        let shared = self
+            .live()
+            .ok_or_else(|| closed_error("Session is closed"))?;
+        shared.driver.run(step).map_err(|e| session_error(&e))
+    }
+}
+
+impl Shared {
+    /// Every message available now as a JSON array; `undefined` once the stream ended; `None`
+    /// while there is nothing yet.
+    fn take_messages(&self) -> Option<JsValue> {
         let mut batch = JsonArray::new();
-        while let Some(effect) = self.core.pop_effect() {
-            write_effect(batch.array(), effect);
+        let ended = self.driver.with_core(|core| {
+            while let Some(message) = core.pop_message() {
+                batch.raw(&message);
+            }
+            core.stream_ended()
+        });
+        match batch.finish() {
+            Some(json) => Some(JsValue::from(json)),
+            None if ended => Some(JsValue::UNDEFINED),
+            None => None,
         }
-        batch.finish()
     }
 
-    /// Every `SDKMessage` available now as one JSON array, or `None` when none is.
-    fn take_messages(&mut self) -> Option<String> {
-        let mut batch = JsonArray::new();
-        while let Some(message) = self.core.pop_message() {
-            batch.raw(&message);
+    /// Called by the driver with no borrow held: settles calls, runs callbacks, wakes readers.
+    fn on_event(&self, event: Event) {
+        match event {
+            Event::Pumped => self.deliver(),
+            Event::Effect(Effect::Complete { call, result }) => {
+                let Some(pending) = self.calls.borrow_mut().remove(&call) else {
+                    return;
+                };
+                let _ = match result {
+                    Ok(json) => pending.resolve.call1(&JsValue::NULL, &json.into()),
+                    Err(error) => pending.reject.call1(&JsValue::NULL, &session_error(&error)),
+                };
+            }
+            Event::Effect(Effect::Candidate { call, frame }) => self.candidate(call, &frame),
+            Event::Effect(Effect::AskApproval {
+                handle,
+                tool_name,
+                input,
+                context,
+            }) => {
+                self.emit(&[
+                    "approval".into(),
+                    handle.into(),
+                    tool_name.into(),
+                    input.into(),
+                    context.into(),
+                ]);
+            }
+            Event::Effect(Effect::RunTool {
+                handle,
+                tool_call_id,
+                tool_name,
+                input,
+            }) => {
+                self.emit(&[
+                    "tool".into(),
+                    handle.into(),
+                    tool_call_id.into(),
+                    tool_name.into(),
+                    input.into(),
+                ]);
+            }
+            Event::Effect(Effect::DeviceStatus(json)) => self.emit(&["device".into(), json.into()]),
+            Event::Effect(Effect::Write(_) | Effect::CloseTransport) => {}
         }
-        batch.finish()
+    }
+
+    fn emit(&self, args: &[JsValue]) {
+        let args: js_sys::Array = args.iter().collect();
+        let _ = self.events.apply(&JsValue::NULL, &args);
+    }
+
+    /// A frame that may answer a `sendCommand` with a predicate: the predicate decides.
+    fn candidate(&self, call: u32, frame: &str) {
+        let predicate = self
+            .calls
+            .borrow()
+            .get(&call)
+            .and_then(|p| p.predicate.clone());
+        let Some(predicate) = predicate else { return };
+        let parsed = js_sys::JSON::parse(frame).unwrap_or(JsValue::NULL);
+        let verdict = predicate.call1(&JsValue::NULL, &parsed);
+        if matches!(&verdict, Ok(accepted) if !accepted.is_truthy()) {
+            return;
+        }
+        self.driver.run(|core, _| core.cancel_call(call));
+        let Some(pending) = self.calls.borrow_mut().remove(&call) else {
+            return;
+        };
+        let _ = match verdict {
+            Ok(_) => pending.resolve.call1(&JsValue::NULL, &frame.into()),
+            Err(thrown) => pending.reject.call1(&JsValue::NULL, &thrown),
+        };
+    }
+
+    /// Hands batches to waiting `nextMessages()` callers.
+    fn deliver(&self) {
+        while !self.waiters.borrow().is_empty() {
+            let Some(batch) = self.take_messages() else {
+                return;
+            };
+            let resolve = self.waiters.borrow_mut().pop_front();
+            if let Some(resolve) = resolve {
+                let _ = resolve.call1(&JsValue::NULL, &batch);
+            }
+        }
     }
 }
 
-/// `None`, or the error as `[name, code, message]` JSON.
-fn error_json(result: Result<(), SessionError>) -> Option<String> {
-    let error = result.err()?;
-    let mut out = JsonArray::new();
-    out.string(error.name)
-        .string(error.code)
-        .string(&error.message);
-    out.finish()
-}
-
-/// One effect as a JSON array whose first element names it:
-/// `["write", text]`, `["ok", call, json]`, `["error", call, name, code, message]`,
-/// `["candidate", call, frame]`, `["approval", handle, toolName, input, context]`,
-/// `["tool", handle, toolCallId, toolName, input]`, `["device", json]`, `["close"]`.
-/// Texts are JSON strings (the wrapper parses the JSON inside them where it needs to).
-fn write_effect(out: &mut JsonArray, effect: Effect) {
-    match effect {
-        Effect::Write(text) => {
-            out.string("write").string(&text);
-        }
-        Effect::Complete {
-            call,
-            result: Ok(json),
-        } => {
-            out.string("ok").number(call.into()).string(&json);
-        }
-        Effect::Complete {
-            call,
-            result: Err(error),
-        } => {
-            out.string("error").number(call.into());
-            out.string(error.name)
-                .string(error.code)
-                .string(&error.message);
-        }
-        Effect::Candidate { call, frame } => {
-            out.string("candidate").number(call.into()).string(&frame);
-        }
-        Effect::AskApproval {
-            handle,
-            tool_name,
-            input,
-            context,
-        } => {
-            out.string("approval").number(handle).string(&tool_name);
-            out.string(&input).string(&context);
-        }
-        Effect::RunTool {
-            handle,
-            tool_call_id,
-            tool_name,
-            input,
-        } => {
-            out.string("tool").number(handle).string(&tool_call_id);
-            out.string(&tool_name).string(&input);
-        }
-        Effect::DeviceStatus(json) => {
-            out.string("device").string(&json);
-        }
-        Effect::CloseTransport => {
-            out.string("close");
-        }
-    }
-    out.close();
+/// A core error as a typed JS `Error`.
+fn session_error(error: &SessionError) -> JsValue {
+    typed_error(error.name, error.code, &error.message)
 }
 
 /// The text used when a management response fails without an `error`.

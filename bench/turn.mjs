@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+// Whole-turn benchmark through the public API (not a test: it prints figures).
+//
+// A session on an injected WebSocket (a fake class) that replays the recorded turn
+// (tests/captures/real-app-server-turn.jsonl): every command is answered with its recorded
+// response (request id patched; a bare `{type}_response` success for one the recording lacks),
+// the turn's frames are streamed after the user `input`, the rest after the approval, which
+// `canUseTool` answers. Each iteration includes the set-up: client, session, `ready()`,
+// `send()`, `stream()` drained, close. Side by side in the same process: `JSON.parse` of the
+// same received frames. Prints µs per received frame (median of the runs) and the ratio.
+//
+//   node bench/turn.mjs [capture.jsonl]
+import { readFileSync } from "node:fs";
+import { LettaAgentClient } from "letta-agent-wasm/client";
+
+const capturePath = process.argv[2] ?? new URL("../../tests/captures/real-app-server-turn.jsonl", import.meta.url);
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
+
+const lines = readFileSync(capturePath, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
+const responses = new Map(); // command type → recorded response (frame object)
+const segments = { create_message: [], approval_response: [] }; // frames (strings) after each input
+let inputAccepted = null;
+let segment = null;
+for (const { dir, frame } of lines) {
+  if (dir === "send") {
+    segment = frame.type === "input" ? segments[frame.payload?.kind] ?? null : null;
+    const answer = frame.request_id && lines.find((l) => l.dir === "recv" && l.frame.request_id === frame.request_id);
+    if (answer && frame.type === "input") inputAccepted = answer.frame;
+    else if (answer) responses.set(frame.type, answer.frame);
+  } else if (dir === "recv" && segment !== null && frame.type !== "input_accepted") {
+    segment.push(JSON.stringify(frame));
+    if (frame.type === "turn_finished") segment = null;
+  }
+}
+const agentId = responses.get("runtime_start").runtime.agent_id;
+
+/** Every received frame of one turn, as the socket delivers them (for the JSON.parse side). */
+const received = [];
+
+/** A WebSocket class that plays the app server of the recording. */
+class ReplaySocket {
+  constructor() {
+    this.readyState = 0;
+    this.listeners = new Map();
+    queueMicrotask(() => {
+      this.readyState = 1;
+      this.#emit("open", {});
+    });
+  }
+  addEventListener(name, listener) {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), listener]);
+  }
+  removeEventListener(name, listener) {
+    this.listeners.set(name, (this.listeners.get(name) ?? []).filter((l) => l !== listener));
+  }
+  #emit(name, event) {
+    for (const listener of this.listeners.get(name) ?? []) listener(event);
+  }
+  #deliver(texts) {
+    queueMicrotask(() => {
+      for (const data of texts) {
+        received.push(data);
+        this.#emit("message", { data });
+      }
+    });
+  }
+  send(text) {
+    const command = JSON.parse(text);
+    if (command.type === "input") {
+      const kind = command.payload?.kind;
+      const head = kind === "create_message" ? [JSON.stringify({ ...inputAccepted, request_id: command.request_id })] : [];
+      this.#deliver([...head, ...(segments[kind] ?? [])]);
+      return;
+    }
+    const recorded = responses.get(command.type) ?? { type: `${command.type}_response`, success: true };
+    this.#deliver([JSON.stringify({ ...recorded, request_id: command.request_id })]);
+  }
+  close() {
+    this.readyState = 3;
+  }
+}
+
+/** One whole turn, set-up included. */
+async function turnOnce() {
+  received.length = 0;
+  const started = performance.now();
+  const client = new LettaAgentClient({ backend: "remote", url: "ws://replay.invalid/ws", authToken: "replay", WebSocket: ReplaySocket });
+  const session = client.createSession(agentId, { canUseTool: () => ({ behavior: "allow" }) });
+  await session.ready();
+  await session.send("Please run `echo hello && touch probe.txt` and tell me what it printed.");
+  let messages = 0;
+  let result = null;
+  for await (const message of session.stream()) {
+    messages += 1;
+    if (message.type === "result") result = message;
+  }
+  session.close();
+  await client.close();
+  const elapsed = performance.now() - started;
+  if (result?.success !== true) throw new Error(`the replayed turn did not succeed: ${JSON.stringify(result)}`);
+  return { elapsed, messages, frames: [...received] };
+}
+
+function parseOnce(frames) {
+  const started = performance.now();
+  let keys = 0;
+  for (const text of frames) keys += Object.keys(JSON.parse(text)).length;
+  return { elapsed: performance.now() - started, keys };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const sample = await turnOnce();
+const frames = sample.frames;
+const bytes = frames.reduce((sum, text) => sum + text.length, 0);
+console.log(
+  `whole-turn benchmark (public API, injected WebSocket, set-up included): node ${process.version}; ` +
+    `${frames.length} received frames (${bytes.toLocaleString("en-US")} bytes), ${ITERATIONS} iterations per run, median of ${RUNS} runs`,
+);
+for (let i = 0; i < 30; i++) {
+  await turnOnce();
+  parseOnce(frames);
+}
+const ours = [];
+const parse = [];
+for (let run = 0; run < RUNS; run++) {
+  let oursTotal = 0;
+  let parseTotal = 0;
+  for (let i = 0; i < ITERATIONS; i++) {
+    oursTotal += (await turnOnce()).elapsed;
+    parseTotal += parseOnce(frames).elapsed;
+  }
+  ours.push((oursTotal * 1000) / (ITERATIONS * frames.length));
+  parse.push((parseTotal * 1000) / (ITERATIONS * frames.length));
+}
+const oursUs = median(ours);
+const parseUs = median(parse);
+console.log(`whole turn (${sample.messages} SDKMessages through stream()): ${oursUs.toFixed(3)} µs/received frame`);
+console.log(`JSON.parse of the same frames:                    ${parseUs.toFixed(3)} µs/frame`);
+console.log(`ratio turn / JSON.parse: ${(oursUs / parseUs).toFixed(2)} (target ≤ 1.50)`);

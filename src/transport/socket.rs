@@ -1,0 +1,227 @@
+//! The WebSocket: the browser's own (`web_sys::WebSocket`) or an injected constructor (Node's
+//! `ws`, React Native's through `createReactNativeWebSocketConstructor`), called as
+//! `new WebSocket(url, {headers})`. Both are driven through the same four events.
+//!
+//! The listeners are owned here and removed (and their closures dropped) on [`Socket::close`]
+//! or drop: no `Closure::forget`. The app-server token only goes into the `Authorization`
+//! header; no error text built here contains it.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Any WebSocket-like object: `send`, `close`, `readyState`, and either the `EventTarget`
+    /// methods or emitter-style `on` / `off` (some injected sockets).
+    #[derive(Clone)]
+    pub type JsSocket;
+    #[wasm_bindgen(method, catch)]
+    pub fn send(this: &JsSocket, text: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, catch)]
+    fn close(this: &JsSocket) -> Result<(), JsValue>;
+    #[wasm_bindgen(method, getter, js_name = readyState)]
+    fn ready_state(this: &JsSocket) -> JsValue;
+}
+
+/// What the socket reports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SocketEvent {
+    /// The socket opened.
+    Open,
+    /// A text frame (binary frames decoded as UTF-8; others are dropped before this).
+    Frame(String),
+    /// The socket closed.
+    Closed,
+    /// An error event (its message, or `"error event"`).
+    Error(String),
+}
+
+/// The listener names, in the order the closures are kept.
+const EVENTS: [&str; 4] = ["open", "message", "close", "error"];
+
+/// An open (or opening) WebSocket with its four listeners attached.
+pub struct Socket {
+    socket: JsSocket,
+    /// `addEventListener` (else `on`: its message listener gets the data, not an event).
+    event_target: bool,
+    listeners: Vec<Closure<dyn FnMut(JsValue)>>,
+}
+
+impl Socket {
+    /// Connects to `url`. `constructor`: an injected WebSocket constructor, or `None` for the
+    /// browser's own. `auth_token` goes into the `Authorization` header, which only an injected
+    /// constructor can send. `on_event` receives every event until [`Socket::close`].
+    pub fn connect(
+        url: &str,
+        constructor: Option<&js_sys::Function>,
+        auth_token: Option<&str>,
+        on_event: impl FnMut(SocketEvent) + 'static,
+    ) -> Result<Socket, String> {
+        let socket = match constructor {
+            Some(constructor) => {
+                js_sys::Reflect::construct(constructor, &injected_args(url, auth_token))
+                    .map_err(|error| format!("WebSocket constructor failed: {}", describe(&error)))?
+                    .unchecked_into::<JsSocket>()
+            }
+            None if auth_token.is_some() => return Err(NO_HEADERS.to_owned()),
+            None => {
+                let socket = web_sys::WebSocket::new(url).map_err(|error| {
+                    format!("WebSocket constructor failed: {}", describe(&error))
+                })?;
+                socket.set_binary_type(web_sys::BinaryType::Arraybuffer);
+                socket.unchecked_into::<JsSocket>()
+            }
+        };
+        let event_target = method(&socket, "addEventListener").is_some();
+        let mut socket = Socket {
+            socket,
+            event_target,
+            listeners: Vec::with_capacity(EVENTS.len()),
+        };
+        socket.listen(on_event)?;
+        Ok(socket)
+    }
+
+    /// True if the socket is already open (some injected sockets open synchronously).
+    pub fn is_open(&self) -> bool {
+        self.socket.ready_state().as_f64() == Some(1.0)
+    }
+
+    /// The JS socket object, to write on it without holding the driver's state borrowed.
+    pub fn js(&self) -> JsSocket {
+        self.socket.clone()
+    }
+
+    /// Writes one text frame. A failed write means the socket is going away; its close event
+    /// follows, so the failure is not reported here.
+    pub fn send(&self, text: &str) {
+        let _ = self.socket.send(text);
+    }
+
+    /// Removes the listeners, drops their closures and closes the socket. Idempotent.
+    pub fn close(&mut self) {
+        if self.listeners.is_empty() {
+            return;
+        }
+        let remove = if self.event_target {
+            method(&self.socket, "removeEventListener")
+        } else {
+            method(&self.socket, "off").or_else(|| method(&self.socket, "removeListener"))
+        };
+        for (name, listener) in EVENTS.iter().zip(self.listeners.drain(..)) {
+            if let Some(remove) = &remove {
+                let _ = remove.call2(&self.socket, &(*name).into(), listener.as_ref());
+            }
+        }
+        let _ = self.socket.close();
+    }
+
+    fn listen(&mut self, on_event: impl FnMut(SocketEvent) + 'static) -> Result<(), String> {
+        let add = method(
+            &self.socket,
+            if self.event_target {
+                "addEventListener"
+            } else {
+                "on"
+            },
+        )
+        .ok_or("WebSocket implementation does not support event listeners")?;
+        let on_event = std::rc::Rc::new(std::cell::RefCell::new(on_event));
+        let event_target = self.event_target;
+        for name in EVENTS {
+            let on_event = on_event.clone();
+            let listener = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+                if let Some(event) = read_event(name, &event, event_target) {
+                    (on_event.borrow_mut())(event);
+                }
+            });
+            if let Err(error) = add.call2(&self.socket, &name.into(), listener.as_ref()) {
+                self.close();
+                return Err(format!("WebSocket listener failed: {}", describe(&error)));
+            }
+            self.listeners.push(listener);
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        self.close();
+    }
+}
+
+const NO_HEADERS: &str = "authToken needs a WebSocket constructor that accepts headers (the ws package in Node, createReactNativeWebSocketConstructor in React Native); browsers cannot send the Authorization header, so connect through a relay that adds it";
+
+/// `[url]` or `[url, {headers: {Authorization: "Bearer …"}}]`.
+fn injected_args(url: &str, auth_token: Option<&str>) -> js_sys::Array {
+    let args = js_sys::Array::of1(&url.into());
+    if let Some(token) = auth_token {
+        let headers = js_sys::Object::new();
+        let value = JsValue::from_str(&format!("Bearer {token}"));
+        let _ = js_sys::Reflect::set(&headers, &"Authorization".into(), &value);
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &"headers".into(), &headers);
+        args.push(&options);
+    }
+    args
+}
+
+/// The event of the listener `name`, or `None` for a message that is no text frame.
+fn read_event(name: &str, event: &JsValue, event_target: bool) -> Option<SocketEvent> {
+    Some(match name {
+        "open" => SocketEvent::Open,
+        "close" => SocketEvent::Closed,
+        "error" => SocketEvent::Error(
+            message_of(event)
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "error event".to_owned()),
+        ),
+        _ if event_target => SocketEvent::Frame(frame_text(
+            &js_sys::Reflect::get(event, &"data".into()).ok()?,
+        )?),
+        _ => SocketEvent::Frame(frame_text(event)?),
+    })
+}
+
+/// A frame's text: strings as they are, binary data decoded as UTF-8 (else `None`).
+fn frame_text(data: &JsValue) -> Option<String> {
+    if let Some(text) = data.as_string() {
+        return Some(text);
+    }
+    let bytes = if data.is_instance_of::<js_sys::ArrayBuffer>() {
+        js_sys::Uint8Array::new(data)
+    } else if js_sys::ArrayBuffer::is_view(data) {
+        let view: &js_sys::Uint8Array = data.unchecked_ref();
+        js_sys::Uint8Array::new_with_byte_offset_and_length(
+            &view.buffer(),
+            view.byte_offset(),
+            view.byte_length(),
+        )
+    } else {
+        return None;
+    };
+    String::from_utf8(bytes.to_vec()).ok()
+}
+
+/// `target[name]` if it is a function.
+fn method(target: &JsValue, name: &str) -> Option<js_sys::Function> {
+    js_sys::Reflect::get(target, &name.into())
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()
+}
+
+fn message_of(value: &JsValue) -> Option<String> {
+    js_sys::Reflect::get(value, &"message".into())
+        .ok()?
+        .as_string()
+}
+
+/// A short description of a thrown value, for error messages.
+fn describe(value: &JsValue) -> String {
+    value
+        .as_string()
+        .or_else(|| message_of(value))
+        .filter(|m| !m.is_empty())
+        .unwrap_or_else(|| "unknown error".to_owned())
+}

@@ -1,0 +1,110 @@
+//! Runs in headless Chromium: the session driver opens the browser's own `WebSocket` from Rust
+//! against a loopback server that replays the recorded app-server turn
+//! (tests/wasm_ws_server/server.mjs, started by scripts/test, which passes its URL at compile
+//! time as `LETTA_TEST_WS_URL`), and completes a turn: commands written, answers and the turn's
+//! frames read, the approval answered, then the session closed. A server-side close is handled.
+#![cfg(target_arch = "wasm32")]
+
+use futures::channel::mpsc;
+use futures::StreamExt;
+use letta_agent_wasm::session::{read_session_config, Effect, SessionConfig, SessionCore};
+use letta_agent_wasm::transport::driver::{Driver, Event};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The loopback server's URL: required (scripts/test sets it; without it the tests fail, on
+/// purpose: a missing server must not pass as a skipped test).
+#[allow(clippy::option_env_unwrap)]
+fn server_url() -> &'static str {
+    option_env!("LETTA_TEST_WS_URL")
+        .expect("LETTA_TEST_WS_URL: the URL of tests/wasm_ws_server (scripts/test starts it)")
+}
+
+/// A driver for a session on the recorded agent, and the receiver of its events.
+fn session() -> (Driver, mpsc::UnboundedReceiver<Event>) {
+    let setup = read_session_config(
+        r#"{"requestTimeoutMs":5000,"target":{"kind":"resumeAgent","agentId":"agent-local-e1a4e989-2374-413e-bcc8-20d6da312446"},"options":{"hasCanUseTool":true}}"#,
+    )
+    .expect("a valid configuration");
+    let core = SessionCore::new(SessionConfig {
+        label: "app-server",
+        request_timeout_ms: setup.request_timeout_ms,
+        options: setup.options,
+        target: setup.target,
+        nonce: "browser1".to_owned(),
+    });
+    let (events, received) = mpsc::unbounded();
+    let driver = Driver::new(core, move |event| {
+        let _ = events.unbounded_send(event);
+    });
+    (driver, received)
+}
+
+#[wasm_bindgen_test]
+async fn a_turn_over_the_browser_websocket() {
+    let (driver, mut events) = session();
+    driver.run(|core, now| core.begin(1, now));
+    driver.connect(&format!("{}/ws", server_url()), None, None);
+
+    let mut messages = Vec::new();
+    let mut started = false;
+    let mut approvals = 0;
+    while let Some(event) = events.next().await {
+        match event {
+            Event::Effect(Effect::Complete { call: 1, result }) => {
+                result.expect("the session starts");
+                started = true;
+                driver
+                    .run(|core, now| core.send(r#""Please run it""#, None, now))
+                    .expect("the turn is written");
+            }
+            Event::Effect(Effect::AskApproval { handle, .. }) => {
+                approvals += 1;
+                driver.run(|core, _| core.answer_approval(handle, r#"{"behavior":"allow"}"#));
+            }
+            Event::Effect(other) => panic!("unexpected effect {other:?}"),
+            Event::Pumped => {
+                messages.extend(std::iter::from_fn(|| driver.with_core(|c| c.pop_message())));
+                if messages.iter().any(|m| m.contains(r#""type":"result""#)) {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(started, "the start call was settled");
+    assert_eq!(approvals, 1, "the recorded turn asks for one approval");
+    assert!(
+        messages.iter().any(|m| m.contains(r#""type":"assistant""#)),
+        "{messages:?}"
+    );
+    let result = messages.iter().find(|m| m.contains(r#""type":"result""#));
+    assert!(
+        result.is_some_and(|r| r.contains(r#""success":true"#)),
+        "{result:?}"
+    );
+
+    driver.shut_down();
+    assert!(driver.with_core(|core| core.is_closed() && core.stream_ended()));
+}
+
+#[wasm_bindgen_test]
+async fn a_close_by_the_server_fails_the_start() {
+    let (driver, mut events) = session();
+    driver.run(|core, now| core.begin(1, now));
+    driver.connect(&format!("{}/close", server_url()), None, None);
+    let error = loop {
+        match events
+            .next()
+            .await
+            .expect("the driver reports the start's end")
+        {
+            Event::Effect(Effect::Complete { call: 1, result }) => {
+                break result.expect_err("the socket closed before the start finished")
+            }
+            _ => continue,
+        }
+    };
+    assert!(!error.message.is_empty());
+    assert!(driver.with_core(|core| core.is_closed() && core.stream_ended()));
+}
