@@ -59,7 +59,9 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
     const ready = await state.session.ready();
     state.id = ready.conversationId;
     state.agentId = ready.agentId;
-    state.model = env.LETTA_ACP_MODEL && !sessionId ? env.LETTA_ACP_MODEL : ready.model;
+    state.store = store;
+    // The model a /model or set_config_option chose for this session (any process), else the server's.
+    state.model = env.LETTA_ACP_MODEL && !sessionId ? env.LETTA_ACP_MODEL : (store.get(state.id)?.model ?? ready.model);
     models ??= (await state.session.listModels().catch((error) => (log(`listModels failed: ${error.message}`), { entries: [] }))).entries;
     state.models = models;
     const status = await state.session.getDeviceStatus({ timeoutMs: 5_000 }).catch(() => undefined);

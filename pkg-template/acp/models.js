@@ -28,8 +28,12 @@ export async function runModelCommand(state, argument) {
   return { text: `Model switched to ${entry.handle}.`, switched: true };
 }
 
-/** Switches the session's model (the conversation's, as the app server applies it). */
+/**
+ * Switches the session's model (the conversation's, as the app server applies it), and
+ * remembers it in the session's record: a later process that loads the session reports it.
+ */
 export async function switchModel(state, handle) {
   await state.session.updateModel(handle);
   state.model = handle;
+  state.store?.put({ sessionId: state.id, model: handle });
 }
