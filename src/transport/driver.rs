@@ -167,27 +167,33 @@ impl Driver {
 
     /// Sets the timer to the core's next deadline (if it changed).
     fn arm(&self) {
-        let mut state = self.state.borrow_mut();
+        let mut guard = self.state.borrow_mut();
+        let state = &mut *guard;
         let at = state.core.next_deadline();
         if at == state.timer_at {
             return;
         }
-        state.timer = None;
         state.timer_at = at;
-        let Some(at) = at else { return };
-        let weak = Rc::downgrade(&self.state);
-        let handler = Rc::downgrade(&self.handler);
-        state.timer = Some(Timer::once(at.saturating_sub(now()) as f64, move || {
-            if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
-                let driver = Driver { state, handler };
-                let fired = {
-                    let mut state = driver.state.borrow_mut();
-                    state.timer_at = None;
-                    state.timer.take()
-                };
-                driver.run(|core, now| core.on_tick(now));
-                drop(fired);
-            }
-        }));
+        let timer = state.timer.get_or_insert_with(|| {
+            let weak = Rc::downgrade(&self.state);
+            let handler = Rc::downgrade(&self.handler);
+            Timer::new(move || {
+                if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
+                    let driver = Driver { state, handler };
+                    {
+                        let mut state = driver.state.borrow_mut();
+                        state.timer_at = None;
+                        if let Some(timer) = state.timer.as_mut() {
+                            timer.fired();
+                        }
+                    }
+                    driver.run(|core, now| core.on_tick(now));
+                }
+            })
+        });
+        match at {
+            Some(at) => timer.arm(at.saturating_sub(now()) as f64),
+            None => timer.clear(),
+        }
     }
 }

@@ -18,6 +18,9 @@ extern "C" {
     pub fn send(this: &JsSocket, text: &str) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch)]
     fn close(this: &JsSocket) -> Result<(), JsValue>;
+    /// A `message` event's payload.
+    #[wasm_bindgen(method, getter, catch)]
+    fn data(this: &JsSocket) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, getter, js_name = readyState)]
     fn ready_state(this: &JsSocket) -> JsValue;
 }
@@ -176,9 +179,10 @@ fn read_event(name: &str, event: &JsValue, event_target: bool) -> Option<SocketE
                 .filter(|m| !m.is_empty())
                 .unwrap_or_else(|| "error event".to_owned()),
         ),
-        _ if event_target => SocketEvent::Frame(frame_text(
-            &js_sys::Reflect::get(event, &"data".into()).ok()?,
-        )?),
+        // Any object with a `data` property (the getter is structural).
+        _ if event_target => {
+            SocketEvent::Frame(frame_text(&event.unchecked_ref::<JsSocket>().data().ok()?)?)
+        }
         _ => SocketEvent::Frame(frame_text(event)?),
     })
 }
