@@ -11,12 +11,8 @@
 use super::socket::{Socket, SocketEvent};
 use super::timer::{now, Timer};
 use crate::session::{Effect, SessionCore};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-
-/// Status frames at least this long are skipped unparsed while nobody listens for them.
-const BIG_FRAME: usize = 1024;
-const DEVICE_STATUS_PREFIX: &str = r#"{"type":"update_device_status""#;
 
 /// What the driver hands to its owner.
 #[derive(Debug)]
@@ -36,6 +32,8 @@ struct State {
     timer: Option<Timer>,
     timer_at: Option<u64>,
     pumping: bool,
+    /// Read by the socket's listener: big status frames are dropped uncopied while set.
+    skip_status: Rc<Cell<bool>>,
 }
 
 /// One session (or management connection) with its I/O.
@@ -55,6 +53,7 @@ impl Driver {
                 timer: None,
                 timer_at: None,
                 pumping: false,
+                skip_status: Rc::new(Cell::new(true)),
             })),
             handler: Rc::new(RefCell::new(handler)),
         }
@@ -65,7 +64,8 @@ impl Driver {
     pub fn connect(&self, url: &str, constructor: Option<&js_sys::Function>, token: Option<&str>) {
         let weak = Rc::downgrade(&self.state);
         let handler = Rc::downgrade(&self.handler);
-        let connected = Socket::connect(url, constructor, token, move |event| {
+        let skip_status = self.state.borrow().skip_status.clone();
+        let connected = Socket::connect(url, constructor, token, skip_status, move |event| {
             if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
                 Driver { state, handler }.on_socket_event(event);
             }
@@ -109,11 +109,6 @@ impl Driver {
     fn on_socket_event(&self, event: SocketEvent) {
         self.run(|core, now| match event {
             SocketEvent::Open => core.on_open(now),
-            // Big status frames nobody listens to are skipped unread.
-            SocketEvent::Frame(text)
-                if text.len() >= BIG_FRAME
-                    && text.starts_with(DEVICE_STATUS_PREFIX)
-                    && !core.wants_device_status() => {}
             SocketEvent::Frame(text) => core.on_frame(&text, now),
             SocketEvent::Closed => core.on_transport_closed(now),
             SocketEvent::Error(detail) => core.on_transport_error(&detail),
@@ -169,6 +164,7 @@ impl Driver {
     fn arm(&self) {
         let mut guard = self.state.borrow_mut();
         let state = &mut *guard;
+        state.skip_status.set(!state.core.wants_device_status());
         let at = state.core.next_deadline();
         if at == state.timer_at {
             return;
