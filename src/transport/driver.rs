@@ -11,12 +11,8 @@
 use super::socket::{Socket, SocketEvent};
 use super::timer::{now, Timer};
 use crate::session::{Effect, SessionCore};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-
-/// Status frames at least this long are skipped unparsed while nobody listens for them.
-const BIG_FRAME: usize = 1024;
-const DEVICE_STATUS_PREFIX: &str = r#"{"type":"update_device_status""#;
 
 /// What the driver hands to its owner.
 #[derive(Debug)]
@@ -39,6 +35,8 @@ struct State {
     /// Set while a shut-down session drains (`SessionCore::is_draining`): the driver keeps
     /// itself alive, socket and timer included, until the core closes the transport.
     keep_alive: Option<Driver>,
+    /// Read by the socket's listener: big status frames are dropped uncopied while set.
+    skip_status: Rc<Cell<bool>>,
 }
 
 impl State {
@@ -72,6 +70,7 @@ impl Driver {
                 timer_at: None,
                 pumping: false,
                 keep_alive: None,
+                skip_status: Rc::new(Cell::new(true)),
             })),
             handler: Rc::new(RefCell::new(handler)),
         }
@@ -82,7 +81,8 @@ impl Driver {
     pub fn connect(&self, url: &str, constructor: Option<&js_sys::Function>, token: Option<&str>) {
         let weak = Rc::downgrade(&self.state);
         let handler = Rc::downgrade(&self.handler);
-        let connected = Socket::connect(url, constructor, token, move |event| {
+        let skip_status = self.state.borrow().skip_status.clone();
+        let connected = Socket::connect(url, constructor, token, skip_status, move |event| {
             if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
                 Driver { state, handler }.on_socket_event(event);
             }
@@ -132,11 +132,6 @@ impl Driver {
         let closed = matches!(event, SocketEvent::Closed);
         self.run(|core, now| match event {
             SocketEvent::Open => core.on_open(now),
-            // Big status frames nobody listens to are skipped unread.
-            SocketEvent::Frame(text)
-                if text.len() >= BIG_FRAME
-                    && text.starts_with(DEVICE_STATUS_PREFIX)
-                    && !core.wants_device_status() => {}
             SocketEvent::Frame(text) => core.on_frame(&text, now),
             SocketEvent::Closed => core.on_transport_closed(now),
             SocketEvent::Error(detail) => core.on_transport_error(&detail),
@@ -206,27 +201,34 @@ impl Driver {
 
     /// Sets the timer to the core's next deadline (if it changed).
     fn arm(&self) {
-        let mut state = self.state.borrow_mut();
+        let mut guard = self.state.borrow_mut();
+        let state = &mut *guard;
+        state.skip_status.set(!state.core.wants_device_status());
         let at = state.core.next_deadline();
         if at == state.timer_at {
             return;
         }
-        state.timer = None;
         state.timer_at = at;
-        let Some(at) = at else { return };
-        let weak = Rc::downgrade(&self.state);
-        let handler = Rc::downgrade(&self.handler);
-        state.timer = Some(Timer::once(at.saturating_sub(now()) as f64, move || {
-            if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
-                let driver = Driver { state, handler };
-                let fired = {
-                    let mut state = driver.state.borrow_mut();
-                    state.timer_at = None;
-                    state.timer.take()
-                };
-                driver.run(|core, now| core.on_tick(now));
-                drop(fired);
-            }
-        }));
+        let timer = state.timer.get_or_insert_with(|| {
+            let weak = Rc::downgrade(&self.state);
+            let handler = Rc::downgrade(&self.handler);
+            Timer::new(move || {
+                if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
+                    let driver = Driver { state, handler };
+                    {
+                        let mut state = driver.state.borrow_mut();
+                        state.timer_at = None;
+                        if let Some(timer) = state.timer.as_mut() {
+                            timer.fired();
+                        }
+                    }
+                    driver.run(|core, now| core.on_tick(now));
+                }
+            })
+        });
+        match at {
+            Some(at) => timer.arm(at.saturating_sub(now()) as f64),
+            None => timer.clear(),
+        }
     }
 }

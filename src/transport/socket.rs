@@ -4,8 +4,11 @@
 //!
 //! The listeners are owned here and removed (and their closures dropped) on [`Socket::close`]
 //! or drop: no `Closure::forget`. The app-server token only goes into the `Authorization`
-//! header; no error text built here contains it.
+//! header; no error text built here contains it. Big `update_device_status` frames are
+//! dropped before they are copied while the session does not want them (`skip_status`).
 
+use std::cell::Cell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -18,6 +21,9 @@ extern "C" {
     pub fn send(this: &JsSocket, text: &str) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch)]
     fn close(this: &JsSocket) -> Result<(), JsValue>;
+    /// A `message` event's payload.
+    #[wasm_bindgen(method, getter, catch)]
+    fn data(this: &JsSocket) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, getter, js_name = readyState)]
     fn ready_state(this: &JsSocket) -> JsValue;
 }
@@ -54,6 +60,7 @@ impl Socket {
         url: &str,
         constructor: Option<&js_sys::Function>,
         auth_token: Option<&str>,
+        skip_status: Rc<Cell<bool>>,
         on_event: impl FnMut(SocketEvent) + 'static,
     ) -> Result<Socket, String> {
         let socket = match constructor {
@@ -77,7 +84,7 @@ impl Socket {
             event_target,
             listeners: Vec::with_capacity(EVENTS.len()),
         };
-        socket.listen(on_event)?;
+        socket.listen(skip_status, on_event)?;
         Ok(socket)
     }
 
@@ -115,7 +122,11 @@ impl Socket {
         let _ = self.socket.close();
     }
 
-    fn listen(&mut self, on_event: impl FnMut(SocketEvent) + 'static) -> Result<(), String> {
+    fn listen(
+        &mut self,
+        skip_status: Rc<Cell<bool>>,
+        on_event: impl FnMut(SocketEvent) + 'static,
+    ) -> Result<(), String> {
         let add = method(
             &self.socket,
             if self.event_target {
@@ -129,8 +140,9 @@ impl Socket {
         let event_target = self.event_target;
         for name in EVENTS {
             let on_event = on_event.clone();
+            let skip_status = skip_status.clone();
             let listener = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
-                if let Some(event) = read_event(name, &event, event_target) {
+                if let Some(event) = read_event(name, &event, event_target, skip_status.get()) {
                     (on_event.borrow_mut())(event);
                 }
             });
@@ -167,7 +179,12 @@ fn injected_args(url: &str, auth_token: Option<&str>) -> js_sys::Array {
 }
 
 /// The event of the listener `name`, or `None` for a message that is no text frame.
-fn read_event(name: &str, event: &JsValue, event_target: bool) -> Option<SocketEvent> {
+fn read_event(
+    name: &str,
+    event: &JsValue,
+    event_target: bool,
+    skip_status: bool,
+) -> Option<SocketEvent> {
     Some(match name {
         "open" => SocketEvent::Open,
         "close" => SocketEvent::Closed,
@@ -176,11 +193,29 @@ fn read_event(name: &str, event: &JsValue, event_target: bool) -> Option<SocketE
                 .filter(|m| !m.is_empty())
                 .unwrap_or_else(|| "error event".to_owned()),
         ),
-        _ if event_target => SocketEvent::Frame(frame_text(
-            &js_sys::Reflect::get(event, &"data".into()).ok()?,
-        )?),
-        _ => SocketEvent::Frame(frame_text(event)?),
+        // Any object with a `data` property (the getter is structural).
+        _ => {
+            let data = if event_target {
+                event.unchecked_ref::<JsSocket>().data().ok()?
+            } else {
+                event.clone()
+            };
+            if skip_status && is_big_status_frame(&data) {
+                return None;
+            }
+            SocketEvent::Frame(frame_text(&data)?)
+        }
     })
+}
+
+/// Status frames at least this long are skipped uncopied while nobody listens for them.
+const BIG_FRAME: u32 = 1024;
+const DEVICE_STATUS_PREFIX: &str = r#"{"type":"update_device_status""#;
+
+/// A big `update_device_status` text frame, checked in JS without copying it into wasm.
+fn is_big_status_frame(data: &JsValue) -> bool {
+    data.dyn_ref::<js_sys::JsString>()
+        .is_some_and(|text| text.length() >= BIG_FRAME && text.starts_with(DEVICE_STATUS_PREFIX, 0))
 }
 
 /// A frame's text: strings as they are, binary data decoded as UTF-8 (else `None`).

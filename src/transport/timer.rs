@@ -1,4 +1,4 @@
-//! One-shot timers and the clock. The global `setTimeout` / `clearTimeout` (not `window`'s:
+//! A one-shot timer and the clock. The global `setTimeout` / `clearTimeout` (not `window`'s:
 //! Node and React Native have no `window`), and `Date.now()`.
 
 use wasm_bindgen::prelude::*;
@@ -16,31 +16,46 @@ pub fn now() -> u64 {
     js_sys::Date::now() as u64
 }
 
-/// A pending `setTimeout`; dropping it clears the timeout and frees its closure.
+/// A re-armable `setTimeout` with one handler closure for its whole life (re-arming on every
+/// changed deadline creates no closure); dropping it clears the timeout and frees the closure.
 pub struct Timer {
-    id: JsValue,
-    _handler: Closure<dyn FnMut()>,
+    handler: Closure<dyn FnMut()>,
+    id: Option<JsValue>,
 }
 
 impl Timer {
-    /// Calls `handler` once, `ms` milliseconds from now.
-    pub fn once(ms: f64, handler: impl FnOnce() + 'static) -> Timer {
-        let mut handler = Some(handler);
-        let closure = Closure::<dyn FnMut()>::new(move || {
-            if let Some(handler) = handler.take() {
-                handler();
-            }
-        });
-        let id = set_timeout(closure.as_ref().unchecked_ref(), ms.max(0.0));
+    /// A timer that calls `handler` each time an armed timeout passes.
+    pub fn new(handler: impl FnMut() + 'static) -> Timer {
         Timer {
-            id,
-            _handler: closure,
+            handler: Closure::new(handler),
+            id: None,
         }
+    }
+
+    /// Calls the handler once, `ms` milliseconds from now (replacing a pending timeout).
+    pub fn arm(&mut self, ms: f64) {
+        self.clear();
+        self.id = Some(set_timeout(
+            self.handler.as_ref().unchecked_ref(),
+            ms.max(0.0),
+        ));
+    }
+
+    /// Cancels the pending timeout, if any.
+    pub fn clear(&mut self) {
+        if let Some(id) = self.id.take() {
+            clear_timeout(&id);
+        }
+    }
+
+    /// Forgets the timeout that just fired (its handler calls this).
+    pub fn fired(&mut self) {
+        self.id = None;
     }
 }
 
 impl Drop for Timer {
     fn drop(&mut self) {
-        clear_timeout(&self.id);
+        self.clear();
     }
 }
