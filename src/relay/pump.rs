@@ -134,14 +134,7 @@ pub async fn relay(
             Event::Skip => continue,
             Event::GoingAway(reason) => {
                 let frame = close_frame(CLOSE_GOING_AWAY, &reason);
-                close(
-                    &mut sockets,
-                    &mut legs[idx(side)],
-                    side,
-                    Some(frame.clone()),
-                )
-                .await;
-                close(&mut sockets, &mut legs[idx(other)], other, Some(frame)).await;
+                close_both(&mut sockets, &mut legs, side, frame).await;
                 deadline.get_or_insert_with(|| Instant::now() + CLOSE_GRACE);
             }
             Event::Data(message) => {
@@ -174,14 +167,7 @@ pub async fn relay(
                 legs[idx(side)].done = true;
                 let reason = format!("message exceeds the relay's limit of {limit} bytes");
                 let frame = close_frame(CLOSE_TOO_BIG, &reason);
-                close(
-                    &mut sockets,
-                    &mut legs[idx(side)],
-                    side,
-                    Some(frame.clone()),
-                )
-                .await;
-                close(&mut sockets, &mut legs[idx(other)], other, Some(frame)).await;
+                close_both(&mut sockets, &mut legs, side, frame).await;
                 deadline.get_or_insert_with(|| Instant::now() + CLOSE_GRACE);
             }
             Event::Gone => {
@@ -238,6 +224,18 @@ async fn close(sockets: &mut Sockets<'_>, leg: &mut Leg, side: Side, frame: Opti
 }
 
 /// A close frame whose reason fits the 123 bytes a close frame allows.
+/// Closes both sides with the same frame (a shutdown, an oversized message), `first` first.
+async fn close_both(
+    sockets: &mut Sockets<'_>,
+    legs: &mut [Leg; 2],
+    first: Side,
+    frame: CloseFrame,
+) {
+    for side in [first, first.other()] {
+        close(sockets, &mut legs[side as usize], side, Some(frame.clone())).await;
+    }
+}
+
 pub fn close_frame(code: u16, reason: &str) -> CloseFrame {
     let mut end = reason.len().min(123);
     while !reason.is_char_boundary(end) {
