@@ -54,6 +54,15 @@ fn assistant(run: &str, text: &str) -> String {
     .concat()
 }
 
+/// After the grace timers, exactly one successful `result`, of `run` and with `text`.
+fn assert_one_success(c: &mut TurnCoordinator, run: &str, text: &str) {
+    c.on_tick(5_000);
+    let results = results(c);
+    assert_eq!(results.len(), 1, "exactly one result");
+    assert!(results[0].success);
+    assert_eq!(results[0].run_ids, vec![run.to_owned()]);
+    assert_eq!(results[0].result.as_deref(), Some(text));
+}
 #[test]
 fn a_queued_input_ignores_the_late_turn_finished_of_an_aborted_run() {
     let mut c = coordinator();
@@ -77,12 +86,7 @@ fn a_queued_input_ignores_the_late_turn_finished_of_an_aborted_run() {
     );
     feed(&mut c, &assistant("run-new", "hi"), 510);
     feed(&mut c, &finished("run-new", "end_turn"), 520);
-    c.on_tick(5_000);
-    let results = results(&mut c);
-    assert_eq!(results.len(), 1);
-    assert!(results[0].success);
-    assert_eq!(results[0].run_ids, vec!["run-new".to_owned()]);
-    assert_eq!(results[0].result.as_deref(), Some("hi"));
+    assert_one_success(&mut c, "run-new", "hi");
 }
 
 #[test]
@@ -107,12 +111,7 @@ fn the_run_map_names_the_turn_and_keeps_other_messages_runs_out() {
     );
     feed(&mut c, &assistant("run-b", "ours"), 5);
     feed(&mut c, &finished("run-b", "end_turn"), 6);
-    c.on_tick(5_000);
-    let results = results(&mut c);
-    assert_eq!(results.len(), 1);
-    assert!(results[0].success);
-    assert_eq!(results[0].run_ids, vec!["run-b".to_owned()]);
-    assert_eq!(results[0].result.as_deref(), Some("ours"));
+    assert_one_success(&mut c, "run-b", "ours");
 }
 
 #[test]
