@@ -17,6 +17,18 @@ fn closes(done: &[Effect]) -> bool {
     done.contains(&Effect::CloseTransport)
 }
 
+/// The body of the server's `input_accepted` for our `input` request.
+fn input_accepted(request_id: &str, disposition: &str) -> String {
+    [
+        r#""type":"input_accepted","request_id":""#,
+        request_id,
+        r#"","accepted":true,"disposition":""#,
+        disposition,
+        r#"""#,
+    ]
+    .concat()
+}
+
 /// A session whose turn was aborted: `interrupted` on idle, before the run's `turn_finished`.
 fn aborted_turn() -> crate::session::SessionCore {
     let mut core = started("{}");
@@ -25,13 +37,7 @@ fn aborted_turn() -> crate::session::SessionCore {
         .as_str()
         .unwrap()
         .to_owned();
-    let accepted = [
-        r#""type":"input_accepted","request_id":""#,
-        &input,
-        r#"","accepted":true,"disposition":"started""#,
-    ]
-    .concat();
-    core.on_frame(&frame(&accepted), 11);
+    core.on_frame(&frame(&input_accepted(&input, "started")), 11);
     core.on_frame(
         &frame(r#""type":"stream_delta","delta":{"message_type":"reasoning_message","id":"r1","run_id":"run-1","reasoning":"hm"}"#),
         12,
@@ -91,13 +97,7 @@ fn a_stalled_queued_input_sends_resume_queue_and_never_the_input_again() {
     core.send(r#""hello""#, None, 10).unwrap();
     let sent = writes(&effects(&mut core));
     let input = sent[0]["request_id"].as_str().unwrap().to_owned();
-    let accepted = [
-        r#""type":"input_accepted","request_id":""#,
-        &input,
-        r#"","accepted":true,"disposition":"queued""#,
-    ]
-    .concat();
-    core.on_frame(&frame(&accepted), 11);
+    core.on_frame(&frame(&input_accepted(&input, "queued")), 11);
     assert!(writes(&effects(&mut core)).is_empty());
     let mut written = Vec::new();
     while let Some(at) = core.next_deadline() {
