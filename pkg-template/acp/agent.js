@@ -70,12 +70,20 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
     return state;
   }
 
-  /** `available_commands_update`, sent just after the session/new or session/load response. */
-  const announceCommands = (state) =>
-    setTimeout(() => notify(state.id, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(state) }).catch(() => {}), 20);
+  /**
+   * `available_commands_update`, sent just after the session/new or session/load response (a
+   * client drops updates for a session it has not heard of yet). `prompt` waits for it, so the
+   * announcement always precedes a prompt's reply, however loaded the machine is.
+   */
+  const announceCommands = (state) => {
+    state.commandsAnnounced = new Promise((resolve) => setTimeout(resolve, 20))
+      .then(() => notify(state.id, { sessionUpdate: "available_commands_update", availableCommands: availableCommands(state) }))
+      .catch(() => {});
+  };
 
   async function prompt({ sessionId, prompt: blocks }) {
     const state = stateOf(sessionId);
+    await state.commandsAnnounced;
     if (state.turn) throw RequestError.invalidRequest(undefined, "a prompt is already running in this session");
     const typed = promptText(blocks);
     if (!store.get(state.id)?.title && typed) store.put({ sessionId: state.id, cwd: state.cwd, agentId: state.agentId, title: typed.slice(0, 80) });
