@@ -30,7 +30,8 @@ import { fileURLToPath } from "node:url";
 
 export const OFFLINE_MODELS = ["offline-demo", "offline-demo-2", "offline-demo-slow"];
 const SHELL_TOOLS = ["Bash", "bash", "shell", "shell_command", "run_shell_command", "exec_command"];
-const QUICK_MS = 12;
+// The pause between two streamed chunks of a quick reply; the soak benchmark sets it to 0.
+const QUICK_MS = Number(process.env.LETTA_OFFLINE_MODEL_QUICK_MS ?? 12);
 const SLOW_MS = 350;
 
 const wait = (ms) => new Promise((done) => setTimeout(done, ms));
