@@ -50,7 +50,7 @@ export class LettaAgentClient {
     }
     const client = clientConfig(JSON.parse(JSON.stringify(rest)));
     this.backend = "remote";
-    this.#connection = { client, WebSocket, nonce: Math.random().toString(36).slice(2, 10).padEnd(8, "0") };
+    this.#connection = { client, WebSocket, nonce: wasm().SessionDriver.requestNonce() };
     this.agents = this.#agents();
     this.conversations = this.#conversations();
     this.models = { list: () => this.#managed((driver) => driver.listModels()) };

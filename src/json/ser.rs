@@ -18,10 +18,10 @@ pub fn write_str(out: &mut String, text: &str) {
     out.push_str(&to_string(text));
 }
 
-/// Appends an unsigned integer in decimal.
+/// Appends an unsigned integer in decimal (itoa, serde_json's own integer writer: one
+/// formatter in the wasm instead of core's as well, 132 B gzip).
 pub fn write_u64(out: &mut String, n: u64) {
-    use std::fmt::Write;
-    let _ = write!(out, "{n}");
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// Serializes a number as `JSON.stringify` would write it back when its integral values below

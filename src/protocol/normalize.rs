@@ -120,7 +120,7 @@ fn tool_call_message(
         .as_str()
         .or_else(|| call.get("id").as_str())
     else {
-        let detail = ["Missing tool_call_id in ", kind, " (uuid=", &uuid, ")"].concat();
+        let detail = "Missing tool_call_id in ".to_owned() + kind + " (uuid=" + &uuid + ")";
         let code = Some(ErrorCode::ProtocolError);
         return error(detail, code, false, "protocol_error", run_id);
     };
@@ -195,7 +195,7 @@ fn error_message(f: &DeltaFields<'_>, label: &str, run_id: Option<String>) -> Sd
         .as_str()
         .or_else(|| f.get("message").as_str())
         .map(str::to_owned)
-        .unwrap_or_else(|| [label, " turn failed"].concat());
+        .unwrap_or_else(|| label.to_owned() + " turn failed");
     let stop_reason = f
         .get("stop_reason")
         .as_str()

@@ -363,7 +363,7 @@ impl SessionCore {
         let fields = Object::parse(fields_json).unwrap_or_default();
         let request_id = self.ids.next(command_type);
         let frame = command_frame(command_type, &request_id, &fields);
-        let matcher = ResponseMatch::Type([command_type, "_response"].concat());
+        let matcher = ResponseMatch::Type(command_type.to_owned() + "_response");
         let purpose = Purpose::Call(call, Shape::Checked(failure));
         self.send_request(frame, request_id, matcher, purpose, None, now);
     }

@@ -78,12 +78,9 @@ impl CoordinatorConfig {
 
 /// The detail text used when the transport drops unexpectedly (spec §3.11).
 pub fn transport_closed_detail(label: &str) -> String {
-    [
-        "The ",
-        label,
-        " connection closed unexpectedly; resume the conversation to continue.",
-    ]
-    .concat()
+    "The ".to_owned()
+        + label
+        + " connection closed unexpectedly; resume the conversation to continue."
 }
 
 /// Turn correlation and the `SDKMessage` queue of one session.

@@ -275,7 +275,7 @@ impl SessionCore {
         }
         while let Some(pending) = self.requests.take_due(now) {
             let error =
-                SessionError::timeout(["Timed out waiting for ", &pending.request_id].concat());
+                SessionError::timeout("Timed out waiting for ".to_owned() + &pending.request_id);
             self.fail_pending(pending, error);
         }
         while let Some(call) = self.devices.take_due(now) {
@@ -284,7 +284,7 @@ impl SessionCore {
             self.complete(
                 call,
                 Err(SessionError::timeout(
-                    ["Timed out waiting for ", label, " device status"].concat(),
+                    "Timed out waiting for ".to_owned() + label + " device status",
                 )),
             );
         }
@@ -307,7 +307,7 @@ impl SessionCore {
     pub fn on_transport_error(&mut self, detail: &str) {
         if self.phase == Phase::Connecting && !self.closed {
             self.fail_start(SessionError::connection(
-                ["App-server WebSocket failed to open: ", detail].concat(),
+                "App-server WebSocket failed to open: ".to_owned() + detail,
             ));
         }
     }
@@ -444,7 +444,7 @@ impl SessionCore {
             self.complete(
                 call,
                 Err(SessionError::closed(
-                    ["Session closed while waiting for ", label, " device status"].concat(),
+                    "Session closed while waiting for ".to_owned() + label + " device status",
                 )),
             );
         }

@@ -166,7 +166,7 @@ impl SessionCore {
             .iter()
             .any(|t| t.name == tool_name)
         {
-            let error = ["Unknown external tool: ", tool_name].concat();
+            let error = "Unknown external tool: ".to_owned() + tool_name;
             return self.send_tool_response(request_id.to_owned(), None, Some(error));
         }
         self.next_tool_handle += 1;

@@ -138,7 +138,7 @@ impl SessionCore {
                 Target::ResumeConversation { conversation_id } => conversation_id.as_str(),
                 _ => "",
             };
-            let fallback = ["Failed to retrieve conversation ", conversation_id].concat();
+            let fallback = "Failed to retrieve conversation ".to_owned() + conversation_id;
             return Err(response_error(response, &fallback));
         };
         self.resolved_agent = Some(agent.to_owned());
@@ -286,7 +286,7 @@ impl SessionCore {
             None => (None, ""),
         };
         let session_id = match agent {
-            Some(a) => [a, ":", conversation].concat(),
+            Some(a) => a.to_owned() + ":" + conversation,
             None => conversation.to_owned(),
         };
         crate::json::to_string(&InitInfo {

@@ -33,9 +33,32 @@ impl RequestIds {
     }
 }
 
+/// A client's nonce from 8 random bytes: 8 base-36 digits (`0-9a-z`), like `k3j9x0ab`. The
+/// bytes come from the platform (`transport::random`); only the formatting is here.
+pub fn nonce_from_bytes(bytes: [u8; 8]) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut n = u64::from_le_bytes(bytes);
+    let mut nonce = String::with_capacity(8);
+    for _ in 0..8 {
+        nonce.push(char::from(DIGITS[(n % 36) as usize]));
+        n /= 36;
+    }
+    nonce
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nonces_are_eight_base36_digits_that_follow_the_bytes() {
+        let zero = nonce_from_bytes([0; 8]);
+        assert_eq!(zero, "00000000");
+        // 35 + 1 * 256 = 291 = 8 * 36 + 3, least significant digit first.
+        assert_eq!(nonce_from_bytes([35, 1, 0, 0, 0, 0, 0, 0]), "38000000");
+        assert_ne!(nonce_from_bytes([36, 1, 0, 0, 0, 0, 0, 0]), "38000000");
+        assert_ne!(nonce_from_bytes([0, 0, 0, 0, 0, 0, 0, 1]), zero);
+    }
 
     #[test]
     fn ids_never_repeat_across_clients_with_the_same_nonce() {

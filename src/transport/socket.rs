@@ -66,13 +66,15 @@ impl Socket {
         let socket = match constructor {
             Some(constructor) => {
                 js_sys::Reflect::construct(constructor, &injected_args(url, auth_token))
-                    .map_err(|error| format!("WebSocket constructor failed: {}", describe(&error)))?
+                    .map_err(|error| {
+                        "WebSocket constructor failed: ".to_owned() + &describe(&error)
+                    })?
                     .unchecked_into::<JsSocket>()
             }
             None if auth_token.is_some() => return Err(NO_HEADERS.to_owned()),
             None => {
                 let socket = web_sys::WebSocket::new(url).map_err(|error| {
-                    format!("WebSocket constructor failed: {}", describe(&error))
+                    "WebSocket constructor failed: ".to_owned() + &describe(&error)
                 })?;
                 socket.set_binary_type(web_sys::BinaryType::Arraybuffer);
                 socket.unchecked_into::<JsSocket>()
@@ -148,7 +150,7 @@ impl Socket {
             });
             if let Err(error) = add.call2(&self.socket, &name.into(), listener.as_ref()) {
                 self.close();
-                return Err(format!("WebSocket listener failed: {}", describe(&error)));
+                return Err("WebSocket listener failed: ".to_owned() + &describe(&error));
             }
             self.listeners.push(listener);
         }
@@ -169,7 +171,7 @@ fn injected_args(url: &str, auth_token: Option<&str>) -> js_sys::Array {
     let args = js_sys::Array::of1(&url.into());
     if let Some(token) = auth_token {
         let headers = js_sys::Object::new();
-        let value = JsValue::from_str(&format!("Bearer {token}"));
+        let value = JsValue::from_str(&("Bearer ".to_owned() + token));
         let _ = js_sys::Reflect::set(&headers, &"Authorization".into(), &value);
         let options = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&options, &"headers".into(), &headers);

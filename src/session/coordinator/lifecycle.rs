@@ -23,7 +23,7 @@ impl TurnCoordinator {
             let timed_out =
                 !turn.terminal.is_authoritative() && turn.timeout_at.is_some_and(|t| t <= now_ms);
             if timed_out {
-                let detail = ["Timed out waiting for ", &self.config.label, " turn"].concat();
+                let detail = "Timed out waiting for ".to_owned() + &self.config.label + " turn";
                 self.fail_active(ErrorCode::Error, &detail, Some(false), now_ms);
                 self.replay_deferred(now_ms);
                 continue;

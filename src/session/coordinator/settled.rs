@@ -1,44 +1,36 @@
 //! The last 256 settled run ids: their late deltas and duplicate receipts are dropped.
 
-use rustc_hash::FxHashSet;
 use std::collections::VecDeque;
 
 /// How many settled runs are remembered (oldest forgotten first).
 pub const MAX_SETTLED_RUNS: usize = 256;
 
-/// A bounded set of run ids that forgets the oldest first: a hash set for the lookups (every
-/// stream delta asks) and the insertion order for the eviction.
+/// A bounded list of run ids, oldest first. Lookups scan it: a handful of ids in practice and
+/// 256 at most, and without a hash set beside the list the wasm is 0.8 KB gzip smaller.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct SettledRuns {
-    ids: FxHashSet<String>,
-    /// The same ids, oldest first.
     order: VecDeque<String>,
 }
 
 impl SettledRuns {
     /// Whether `run_id` settled recently.
     pub fn contains(&self, run_id: &str) -> bool {
-        self.ids.contains(run_id)
+        self.order.iter().any(|id| id == run_id)
     }
 
     /// Forgets `run_id`.
     pub fn remove(&mut self, run_id: &str) {
-        if self.ids.remove(run_id) {
-            self.order.retain(|id| id != run_id);
-        }
+        self.order.retain(|id| id != run_id);
     }
 
     /// Remembers `run_id`, evicting the oldest beyond [`MAX_SETTLED_RUNS`].
     pub fn insert(&mut self, run_id: &str) {
-        if run_id.is_empty() || self.ids.contains(run_id) {
+        if run_id.is_empty() || self.contains(run_id) {
             return;
         }
         if self.order.len() == MAX_SETTLED_RUNS {
-            if let Some(oldest) = self.order.pop_front() {
-                self.ids.remove(&oldest);
-            }
+            self.order.pop_front();
         }
-        self.ids.insert(run_id.to_owned());
         self.order.push_back(run_id.to_owned());
     }
 }
