@@ -73,6 +73,17 @@ pub struct CloudConfig {
     pub default_target: DefaultTarget,
 }
 
+/// The check the binding makes when neither the options nor `globalThis` give a WebSocket.
+pub fn require_websocket(available: bool) -> CloudResult<()> {
+    if available {
+        Ok(())
+    } else {
+        Err(CloudError::connection(
+            "No WebSocket implementation available for cloud backend.",
+        ))
+    }
+}
+
 fn invalid(message: impl Into<String>) -> CloudError {
     CloudError::invalid(message)
 }

@@ -55,6 +55,7 @@ pub fn download(rb: &RequestBuilder, sandbox_id: &str, path: &str) -> CloudResul
         Body::None,
     );
     request.response = ResponseKind::Binary;
+    super::http::set_header(&mut request.headers, "Accept", "*/*");
     Ok(request)
 }
 

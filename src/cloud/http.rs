@@ -182,7 +182,11 @@ pub fn api_error(status: u16, body: &str) -> CloudError {
     let detail = match crate::json::parse(body) {
         Some(crate::json::Value::Object(o)) => match o.get("message") {
             crate::json::Value::String(m) if !m.is_empty() => m.to_string(),
-            m @ (crate::json::Value::Object(_) | crate::json::Value::Array(_)) => {
+            // A truthy non-string message is shown as JSON; a falsy one shows the whole body.
+            m @ (crate::json::Value::Object(_)
+            | crate::json::Value::Array(_)
+            | crate::json::Value::Bool(true)) => crate::json::to_string(m),
+            m @ crate::json::Value::Number(n) if *n != 0.0 && !n.is_nan() => {
                 crate::json::to_string(m)
             }
             _ => crate::json::to_string(&crate::json::Value::Object(o.clone())),

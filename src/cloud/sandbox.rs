@@ -67,7 +67,8 @@ pub enum Effect {
     },
     /// Getting the sandbox online failed (creation, first refresh, polling).
     AcquireFailed(CloudError),
-    /// A refresh outside acquisition finished: what `beforeTurn` callers wait for.
+    /// A refresh finished (every refresh reports it, so callers that joined one in flight
+    /// always get an answer): what `beforeTurn` callers wait for.
     Refreshed(CloudResult<()>),
     /// Close finished (terminated if asked; errors swallowed).
     Closed,
@@ -173,12 +174,16 @@ impl SandboxLifecycle {
         self.refresh().into_iter().collect()
     }
 
-    /// `beforeTurn` (and file transfers): refresh before anything is written. Joins a refresh
-    /// already in flight (its [`Effect::Refreshed`] answers both); an expired sandbox fails at
-    /// once.
+    /// `beforeTurn` (and file transfers): refresh before anything is written. An empty result
+    /// means a refresh is already in flight: its [`Effect::Refreshed`] answers this caller too.
+    /// An expired sandbox fails at once, without a request.
     pub fn before_turn(&mut self) -> Vec<Effect> {
         if let Some(error) = &self.expired {
             return vec![Effect::Refreshed(Err(error.clone()))];
+        }
+        if self.closing || self.sandbox.is_none() {
+            let error = CloudError::connection("Cloud managed sandbox is not available.");
+            return vec![Effect::Refreshed(Err(error))];
         }
         self.refresh().into_iter().collect()
     }
@@ -358,27 +363,26 @@ impl SandboxLifecycle {
         }
         self.refresh_in_flight = false;
         let outcome = self.refresh_outcome(reply);
+        let mut effects = vec![Effect::Refreshed(outcome.clone())];
         if self.closing {
-            let ok = outcome.is_ok();
-            return if self.closed {
-                Vec::new()
-            } else {
-                self.finish_close(ok)
-            };
+            if !self.closed {
+                effects.extend(self.finish_close(outcome.is_ok()));
+            }
+            return effects;
         }
-        let schedule = self.expired.is_none() && self.acquire.is_none();
-        if schedule {
+        if self.expired.is_none() && self.acquire.is_none() {
             self.next_refresh_at = Some(now + self.options.refresh_interval_ms);
         }
         match (self.acquire.as_mut(), outcome) {
             (Some(acquire), Ok(())) => {
                 acquire.deadline = Some(now + self.options.ready_timeout_ms);
                 acquire.polling = true;
-                self.poll().into_iter().collect()
+                effects.extend(self.poll());
             }
-            (Some(_), Err(error)) => self.acquire_failed(error),
-            (None, outcome) => vec![Effect::Refreshed(outcome)],
+            (Some(_), Err(error)) => effects.extend(self.acquire_failed(error)),
+            (None, _) => {}
         }
+        effects
     }
 
     fn on_polled(&mut self, reply: Reply<'_>, now: u64) -> Vec<Effect> {

@@ -10,6 +10,7 @@ use super::error::{CloudError, CloudResult};
 use super::http::{HttpRequest, RequestBuilder};
 use super::rest;
 use super::sandbox::Reply;
+use crate::protocol::commands_start::RuntimeStart;
 use crate::protocol::Runtime;
 
 /// Poll interval while an attached repository is not yet listed.
@@ -233,13 +234,14 @@ impl RuntimeResolver {
                     })
             }
             Phase::ListRepositories => reply.and_then(rest::parse_agent_repositories).map(|list| {
+                let mut seen = std::collections::HashSet::new();
                 self.pending = self
                     .resources
                     .iter()
                     .map(|r| r.repository_id.clone())
                     .filter(|id| !list.iter().any(|linked| linked.id == *id))
+                    .filter(|id| seen.insert(id.clone()))
                     .collect();
-                self.pending.dedup();
                 self.attach_next(now)
             }),
             Phase::Attach(index) => reply.and_then(rest::parse_attached_repository).map(|_| {
@@ -308,6 +310,17 @@ pub fn detach_requests(rb: &RequestBuilder, resolved: &Resolved) -> Vec<HttpRequ
         ));
     }
     requests
+}
+
+/// The Cloud `runtime_start` (spec §4.6): the resolved runtime and the always-present fields,
+/// never a create field (conversations are created over REST). The caller adds `cwd`,
+/// `stateless`, `skill_sources` and `external_tools` as for the remote backend; right after
+/// the response the session sends the un-correlated [`super::relay::sync_frame`].
+pub fn runtime_start(request_id: &str, mode: &str, runtime: &Runtime) -> RuntimeStart {
+    let mut start = RuntimeStart::new(request_id, mode);
+    start.agent_id = runtime.agent_id.clone();
+    start.conversation_id = Some(runtime.conversation_id.clone());
+    start
 }
 
 #[cfg(test)]

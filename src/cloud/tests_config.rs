@@ -314,3 +314,41 @@ fn session_targets() {
     assert_eq!(s.ttl_minutes, 9);
     assert!(session_target(&none, &json!({"computer": "a"}), "query", true).is_ok());
 }
+
+#[test]
+fn shapes_of_the_options_themselves() {
+    assert_eq!(
+        message(json!("cloud")),
+        "LettaAgentClient options must be an object."
+    );
+    assert_eq!(
+        message(json!({"headers": ["x"]})),
+        "Invalid headers. Expected an object of strings."
+    );
+    assert_eq!(
+        crate::cloud::config::require_websocket(false)
+            .unwrap_err()
+            .message,
+        "No WebSocket implementation available for cloud backend."
+    );
+    assert!(crate::cloud::config::require_websocket(true).is_ok());
+    let text = |o| sandbox(o).unwrap_err().message;
+    assert_eq!(
+        text(json!("fast")),
+        "Invalid sandbox options. Expected an object."
+    );
+    assert_eq!(
+        text(json!({"githubRepositories": "o/r"})),
+        "Invalid sandbox.githubRepositories. Expected an array."
+    );
+    assert_eq!(
+        text(json!({"githubRepositories": ["o/r"]})),
+        "Invalid sandbox.githubRepositories[0]. Expected an object."
+    );
+    assert_eq!(
+        message(json!({"sandbox": {"ttlMinutes": 0}})),
+        "Invalid sandbox.ttlMinutes. Expected an integer between 1 and 60."
+    );
+    let c = config(json!({"sandbox": {"ttlMinutes": 2}})).unwrap();
+    assert!(matches!(c.default_target, DefaultTarget::Sandbox(ref s) if s.ttl_minutes == 2));
+}

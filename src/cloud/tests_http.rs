@@ -66,6 +66,15 @@ fn error_messages_are_status_then_body() {
         "document order kept"
     );
     assert_eq!(api_error(502, "Bad Gateway").message, "502 Bad Gateway");
+    assert_eq!(
+        api_error(422, r#"{"message":{"field":"x"}}"#).message,
+        r#"422 {"field":"x"}"#
+    );
+    assert_eq!(api_error(422, r#"{"message":7}"#).message, "422 7");
+    assert_eq!(
+        api_error(422, r#"{"message":"","code":1}"#).message,
+        r#"422 {"message":"","code":1}"#
+    );
     assert_eq!(api_error(503, "").message, "503 status code (no body)");
     assert_eq!(HttpResponse::new(201, "{}").ok(), Ok("{}"));
     assert_eq!(

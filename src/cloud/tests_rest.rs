@@ -197,3 +197,22 @@ fn agent_repositories() {
     assert_eq!(attached.unwrap().id, "r1");
     assert!(parse_attached_repository(HttpResponse::new(200, r#"{"success":false}"#)).is_err());
 }
+
+#[test]
+fn the_ephemeral_and_fork_ids_are_required_too() {
+    assert_eq!(
+        parse_ephemeral_conversation(HttpResponse::new(200, "{}"))
+            .unwrap_err()
+            .message,
+        "Cloud query() response did not include a conversation id."
+    );
+    let fork = crate::cloud::management::parse_fork(HttpResponse::new(200, r#"{"agent_id":"a"}"#));
+    assert_eq!(
+        fork.unwrap_err().message,
+        "Cloud conversation fork response did not include an id."
+    );
+    assert_eq!(
+        crate::cloud::management::parse_fork(HttpResponse::new(200, r#"{"id":"conv-f"}"#)),
+        Ok("conv-f".into())
+    );
+}

@@ -21,9 +21,14 @@ fn options(terminate_on_close: bool) -> SandboxOptions {
     }
 }
 
-/// The one request of `effects`, with its call.
+/// The one request of `effects` (besides any `Refreshed` report), with its call.
 fn sent(effects: &[Effect]) -> (Call, HttpRequest) {
-    match effects {
+    let effects: Vec<_> = effects
+        .iter()
+        .filter(|e| !matches!(e, Effect::Refreshed(_)))
+        .cloned()
+        .collect();
+    match effects.as_slice() {
         [Effect::Send { call, request }] => (*call, request.clone()),
         other => panic!("expected one request, got {other:?}"),
     }
@@ -311,7 +316,13 @@ fn close_waits_for_an_in_flight_refresh_then_terminates_if_asked() {
     sent(&life.before_turn());
     assert!(life.close().is_empty(), "waits for the refresh");
     assert!(life.close().is_empty(), "idempotent");
-    let (call, terminate) = sent(&life.on_reply(Call::Refresh, ok(REFRESHED), 10));
+    let effects = life.on_reply(Call::Refresh, ok(REFRESHED), 10);
+    assert_eq!(
+        effects[0],
+        Effect::Refreshed(Ok(())),
+        "the joined before_turn gets its answer"
+    );
+    let (call, terminate) = sent(&effects);
     assert_eq!(
         (call, terminate.url.as_str()),
         (
@@ -349,4 +360,24 @@ fn reacquire_refreshes_then_waits_for_online() {
         }]
     );
     assert_eq!(life.deadline(), Some(60_200));
+}
+
+#[test]
+fn before_turn_needs_a_sandbox_and_joining_an_acquisition_refresh_gets_an_answer() {
+    let mut life = SandboxLifecycle::new(rb(), "agent-1", "conv-1", options(false));
+    assert!(
+        matches!(life.before_turn().as_slice(), [Effect::Refreshed(Err(_))]),
+        "nothing created yet"
+    );
+    let mut life = online(false);
+    sent(&life.reacquire());
+    assert!(life.before_turn().is_empty(), "joins the reacquire refresh");
+    let effects = life.on_reply(Call::Refresh, ok(REFRESHED), 5);
+    assert_eq!(effects[0], Effect::Refreshed(Ok(())));
+    assert_eq!(sent(&effects).0, Call::Poll);
+    life.close();
+    assert!(
+        matches!(life.before_turn().as_slice(), [Effect::Refreshed(Err(_))]),
+        "closed"
+    );
 }

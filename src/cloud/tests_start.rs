@@ -255,3 +255,54 @@ fn a_failed_recompile_detaches_and_rethrows() {
     };
     assert_eq!(error.message, r#"500 {"error":"recompile failed"}"#);
 }
+
+#[test]
+fn cloud_runtime_start_has_the_runtime_and_no_create_fields() {
+    use crate::protocol::commands::Command;
+    let frame = Command::RuntimeStart(runtime_start(
+        "runtime-start-1",
+        "unrestricted",
+        &Runtime::new("agent-1", "conv-1"),
+    ));
+    let value: serde_json::Value = serde_json::from_str(&frame.to_json()).unwrap();
+    assert_eq!(value["type"], "runtime_start");
+    assert_eq!(
+        (
+            value["agent_id"].as_str(),
+            value["conversation_id"].as_str()
+        ),
+        (Some("agent-1"), Some("conv-1"))
+    );
+    assert_eq!(
+        (
+            value["recover_approvals"].as_bool(),
+            value["force_device_status"].as_bool()
+        ),
+        (Some(false), Some(true))
+    );
+    assert_eq!(value["mode"], "unrestricted");
+    assert_eq!(value["client_info"]["name"], "@letta-ai/letta-agent-sdk");
+    assert!(value.get("create_agent").is_none() && value.get("create_conversation").is_none());
+    let agent_free = Command::RuntimeStart(runtime_start(
+        "r",
+        "standard",
+        &Runtime::agent_free("conv-e"),
+    ))
+    .to_json();
+    assert!(
+        !agent_free.contains("agent_id"),
+        "agent_id only if any: {agent_free}"
+    );
+}
+
+#[test]
+fn a_session_without_agent_or_conversation_is_rejected() {
+    let mut r = RuntimeResolver::new(rb(), None, Conversation::New, vec![]);
+    let Step::Failed(error) = r.start(0) else {
+        panic!()
+    };
+    assert_eq!(
+        error.message,
+        "createSession() requires a non-empty agent id."
+    );
+}
