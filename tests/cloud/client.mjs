@@ -91,7 +91,7 @@ export async function startRuntime(relay, runtime) {
     type: "runtime_start",
     request_id: `runtime-start-${Date.now()}`,
     client_info: { name: "@letta-ai/letta-agent-sdk", title: "Letta Agent SDK" },
-    agent_id: runtime.agent_id,
+    ...(runtime.agent_id ? { agent_id: runtime.agent_id } : {}),
     conversation_id: runtime.conversation_id,
     recover_approvals: false,
     force_device_status: true,

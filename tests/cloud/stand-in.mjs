@@ -81,7 +81,7 @@ export async function startCloudStandIn({ appServer, apiKey, defaultModel, timeL
   };
   const records = {
     requests: [], unauthorized: [], connections: [], commands: [], syncs: [], acks: [], pings: [], sent: [],
-    ignored: [], duplicates: [], gaps: [], drops: [], refreshes: [], terminated: [], recompiles: [], polls: [],
+    ignored: [], duplicates: [], gaps: [], drops: [], refreshes: [], terminated: [], recompiles: [], polls: [], ephemeral: [],
   };
   const management = new Management(appServer.url, appServer.token);
   const computers = {
@@ -137,12 +137,14 @@ export async function startCloudStandIn({ appServer, apiKey, defaultModel, timeL
       return (await management.request("conversation_create", { body: { ...body, agent_id: query.agent_id } })).conversation;
     }],
     ["GET", /^\/v1\/conversations\/$/, async ({ query }) => (await management.request("conversation_list", { query })).conversations ?? []],
-    ["POST", /^\/v1\/conversations\/ephemeral$/, async ({ body }) => {
-      const started = await management.runtimeStart({
-        agent_id: null,
-        create_conversation: { body: { ...pick(body, ["system", "model_settings", "context_window_limit"]), model: modelFor(body.model) } },
-      });
-      return { id: started.runtime.conversation_id, agent_id: null, model: modelFor(body.model) };
+    // Agent-free conversations (query()): the local app server cannot create them offline (its
+    // createEphemeralConversation calls the Letta API), so the stand-in answers with letta-code's
+    // EphemeralConversation shape and records the body; no turn can run on such an id.
+    ["POST", /^\/v1\/conversations\/ephemeral$/, ({ body }) => {
+      if (typeof body.model !== "string" || typeof body.system !== "string") throw new HttpError(422, "model and system are required");
+      const conversation = { id: `conv-ephemeral-${randomUUID().slice(0, 8)}`, agent_id: null, model: modelFor(body.model), context_window_limit: body.context_window_limit ?? null };
+      records.ephemeral.push({ ...conversation, system: body.system });
+      return conversation;
     }],
     ["GET", /^\/v1\/conversations\/([^/]+)$/, async ({ params }) =>
       (await management.request("conversation_retrieve", { conversation_id: params[0] })).conversation],

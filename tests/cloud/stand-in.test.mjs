@@ -66,6 +66,17 @@ describe("REST routes", () => {
     const models = await rest(standIn, "GET", "/v1/models/");
     assert.ok(models.body.some((m) => m.handle === peer.model && typeof m.display_name === "string" && typeof m.context_window === "number"));
     assert.ok(models.body.some((m) => m.handle === null), "one entry without a handle");
+    const renamed = await rest(standIn, "PATCH", `/v1/agents/${runtime.agent_id}`, { body: { name: "renamed" } });
+    assert.equal(renamed.body.name, "renamed");
+    const summarized = await rest(standIn, "PATCH", `/v1/conversations/${runtime.conversation_id}`, { body: { summary: "s" } });
+    assert.equal(summarized.status, 200, summarized.text);
+    const fork = await rest(standIn, "POST", `/v1/conversations/${runtime.conversation_id}/fork`);
+    assert.equal(fork.status, 200, fork.text);
+    assert.ok(fork.body.id && fork.body.id !== runtime.conversation_id);
+    const ephemeral = await rest(standIn, "POST", "/v1/conversations/ephemeral", { body: { model: "letta/auto", system: "Be terse.", context_window_limit: 8000 } });
+    assert.deepEqual(Object.keys(ephemeral.body).sort(), ["agent_id", "context_window_limit", "id", "model"]);
+    assert.deepEqual([ephemeral.body.agent_id, ephemeral.body.model, standIn.records.ephemeral[0].system], [null, peer.model, "Be terse."]);
+    assert.equal((await rest(standIn, "POST", "/v1/conversations/ephemeral", { body: { model: "m" } })).status, 422);
     const create = standIn.records.requests.find((r) => r.method === "POST" && r.path === "/v1/conversations/");
     assert.deepEqual([create.query.agent_id, create.source], [runtime.agent_id, "letta-agent-sdk"]);
   });
@@ -187,8 +198,27 @@ describe("status relay in front of the real app server", () => {
     const messages = await rest(standIn, "GET", `/v1/conversations/${runtime.conversation_id}/messages`, { query: { limit: 50 } });
     const types = messages.body.map((m) => m.message_type);
     assert.ok(types.includes("user_message") && types.includes("assistant_message"), types.join(","));
+    // REST cursors are order-relative: with the default (desc) order, `after` pages to older.
+    const [newest] = (await rest(standIn, "GET", `/v1/conversations/${runtime.conversation_id}/messages`, { query: { limit: 1 } })).body;
+    const older = (await rest(standIn, "GET", `/v1/conversations/${runtime.conversation_id}/messages`, { query: { limit: 50, after: newest.id } })).body;
+    assert.ok(older.length > 0 && older.every((m) => m.id !== newest.id), "older messages only");
     relay.close();
     await until(() => standIn.openSessions() === 0, "the relayed session to close");
+  });
+
+  it("a tool turn: the approval request comes on control and its answer goes upstream", async () => {
+    const runtime = await agentAndConversation();
+    const relay = await openRelay(standIn, CONNECTION, runtime);
+    await startRuntime(relay, runtime);
+    relay.send({ type: "input", runtime, payload: { kind: "create_message", messages: [{ role: "user", content: "Please run `touch cloud-probe.txt` and report.", client_message_id: "cm-tool" }] } });
+    const request = await until(() => relay.of("control_request")[0], "the approval request", 90_000);
+    assert.equal(request.channel, "control");
+    relay.send({ type: "input", runtime, payload: { kind: "approval_response", request_id: request.frame.request_id, decision: { behavior: "allow", updated_input: null, selected_permission_suggestion_ids: [] } } });
+    const finished = await until(() => relay.of("turn_finished")[0], "turn_finished", 90_000);
+    assert.equal(finished.frame.stop_reason, "end_turn");
+    const results = relay.of("stream_delta").filter((f) => f.frame.delta?.message_type === "tool_return_message");
+    assert.ok(results.length > 0, "a tool result");
+    relay.close();
   });
 
   it("query auth: the token in both URLs, no constructor options", async () => {
