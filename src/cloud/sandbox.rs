@@ -253,29 +253,31 @@ impl SandboxLifecycle {
         if self.refresh_in_flight {
             return Vec::new();
         }
-        self.finish_close(false)
+        self.finish_close(None)
     }
 
-    fn finish_close(&mut self, just_refreshed: bool) -> Vec<Effect> {
+    /// `refreshed`: the outcome of the refresh close waited for, if any. A failed one ends an
+    /// agent-scoped close without terminating (ownership unconfirmed; errors are swallowed).
+    fn finish_close(&mut self, refreshed: Option<bool>) -> Vec<Effect> {
         let terminate = self.options.terminate_on_close && self.expired.is_none();
-        match self.sandbox.as_ref().map(|s| s.scope) {
-            Some(Scope::Conversation) if terminate => {
-                let id = &self
-                    .sandbox
-                    .as_ref()
-                    .map(|s| s.sandbox_id.clone())
-                    .unwrap_or_default();
-                vec![Effect::Send {
-                    call: Call::Terminate,
-                    request: api::terminate(&self.rb, id),
-                }]
+        let request = match &self.sandbox {
+            Some(s) if terminate && s.scope == Scope::Conversation => {
+                Some(api::terminate(&self.rb, &s.sandbox_id))
             }
-            Some(Scope::Agent) if terminate && just_refreshed => vec![Effect::Send {
+            Some(_) if refreshed == Some(false) => None,
+            Some(_) if terminate && refreshed == Some(true) => {
+                Some(api::terminate_by_agent(&self.rb, &self.agent_id))
+            }
+            // Agent-scoped: first a refresh, which confirms the sandbox is still ours.
+            Some(_) if terminate => return self.refresh().into_iter().collect(),
+            _ => None,
+        };
+        match request {
+            Some(request) => vec![Effect::Send {
                 call: Call::Terminate,
-                request: api::terminate_by_agent(&self.rb, &self.agent_id),
+                request,
             }],
-            Some(Scope::Agent) if terminate => self.refresh().into_iter().collect(),
-            _ => self.finished(),
+            None => self.finished(),
         }
     }
 
@@ -366,7 +368,7 @@ impl SandboxLifecycle {
         let mut effects = vec![Effect::Refreshed(outcome.clone())];
         if self.closing {
             if !self.closed {
-                effects.extend(self.finish_close(outcome.is_ok()));
+                effects.extend(self.finish_close(Some(outcome.is_ok())));
             }
             return effects;
         }

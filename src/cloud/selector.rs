@@ -39,16 +39,13 @@ impl ComputerSelector {
         };
         match value {
             Value::String(_) => text(Some(value)).map(Self::Name),
-            Value::Object(o) if o.len() == 1 => {
-                let (key, v) = o.iter().next().expect("one member");
-                match key.as_str() {
-                    "name" => text(Some(v)).map(Self::Name),
-                    "id" => text(Some(v)).map(Self::Id),
-                    "connectionId" => text(Some(v)).map(Self::ConnectionId),
-                    "deviceId" => text(Some(v)).map(Self::DeviceId),
-                    _ => Err(CloudError::invalid(SELECTOR_ERROR)),
-                }
-            }
+            Value::Object(o) if o.len() == 1 => match o.iter().next() {
+                Some((key, v)) if key == "name" => text(Some(v)).map(Self::Name),
+                Some((key, v)) if key == "id" => text(Some(v)).map(Self::Id),
+                Some((key, v)) if key == "connectionId" => text(Some(v)).map(Self::ConnectionId),
+                Some((key, v)) if key == "deviceId" => text(Some(v)).map(Self::DeviceId),
+                _ => Err(CloudError::invalid(SELECTOR_ERROR)),
+            },
             _ => Err(CloudError::invalid(SELECTOR_ERROR)),
         }
     }

@@ -381,3 +381,20 @@ fn before_turn_needs_a_sandbox_and_joining_an_acquisition_refresh_gets_an_answer
         "closed"
     );
 }
+
+#[test]
+fn a_failed_ownership_refresh_on_close_ends_the_close_without_terminating() {
+    let mut life = SandboxLifecycle::new(rb(), "agent-1", "default", options(true));
+    life.start();
+    life.on_reply(Call::Create, ok(CREATED_LEGACY), 0);
+    life.on_reply(Call::Refresh, ok(REFRESHED), 0);
+    life.on_reply(Call::Poll, ok(ONLINE), 0);
+    let (call, _) = sent(&life.close());
+    assert_eq!(call, Call::Refresh);
+    let effects = life.on_reply(Call::Refresh, Ok(HttpResponse::new(503, "busy")), 1);
+    assert_eq!(
+        effects.last(),
+        Some(&Effect::Closed),
+        "no second refresh, no terminate: {effects:?}"
+    );
+}
