@@ -337,6 +337,18 @@ impl StatusRelay {
     }
 }
 
+/// Idle recovery (spec §3.11): the runtime of the reopened transport must be the one the
+/// session had.
+pub fn check_recovered_runtime(previous: &Runtime, recovered: &Runtime) -> CloudResult<()> {
+    if previous == recovered {
+        Ok(())
+    } else {
+        Err(CloudError::connection(
+            "cloud transport recovered a different runtime",
+        ))
+    }
+}
+
 /// What to do after open attempt `attempt` (1-based) failed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OpenFailure {

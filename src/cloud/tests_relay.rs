@@ -231,3 +231,15 @@ fn two_open_attempts_then_an_error_naming_the_connection_only() {
         r#"{"type":"sync","runtime":{"agent_id":null,"conversation_id":"c"},"recover_approvals":true,"force_device_status":true}"#
     );
 }
+
+#[test]
+fn a_recovered_transport_must_keep_the_runtime() {
+    assert!(check_recovered_runtime(&runtime(), &runtime()).is_ok());
+    let other = Runtime::new("agent-1", "conv-2");
+    assert_eq!(
+        check_recovered_runtime(&runtime(), &other)
+            .unwrap_err()
+            .message,
+        "cloud transport recovered a different runtime"
+    );
+}
