@@ -5,12 +5,14 @@
 //!
 //! - [`protocol`]: app-server wire frames, validation and wire → `SDKMessage` normalization;
 //! - [`session`]: the sans-IO turn coordinator and session state machine;
+//! - [`cloud`]: Cloud REST request builders, response parsers and the status-relay logic;
 //! - [`transcript`]: the transcript accumulator (`apply` / `rebase` / `rows` / `reset`);
 //! - `transport` (wasm32 only): the only I/O: WebSocket, timers, the session driver;
 //! - `js` (wasm32 only): `#[wasm_bindgen]` bindings, one module per exported class;
 //! - `relay` (native only): the `letta-relay` server that lets browser pages reach a
 //!   self-hosted app server.
 
+pub mod cloud;
 pub mod json;
 pub mod protocol;
 pub mod session;

@@ -1,0 +1,231 @@
+//! Cloud client options (spec §1.2, §4.1): validation with the reference's texts and the
+//! normalized configuration every builder reads.
+//!
+//! The input is the JSON view of the caller's options (what `JSON.parse(JSON.stringify(o))`
+//! gives: `undefined` members gone, the `fetch` and `WebSocket` functions removed), so each
+//! check can produce the reference's message for a value of the wrong type.
+
+use super::error::{CloudError, CloudResult};
+use super::sandbox_options::SandboxOptions;
+use super::selector::ComputerSelector;
+use serde_json::Value;
+
+/// `apiBaseUrl` when the caller gives none.
+pub const DEFAULT_API_BASE_URL: &str = "https://api.letta.com";
+/// `requestTimeoutMs` default on Cloud: requests and turns.
+pub const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 120_000;
+/// `pingIntervalMs` default: the Cloud status heartbeat.
+pub const DEFAULT_PING_INTERVAL_MS: u64 = 30_000;
+/// The `X-Letta-Source` value sent unless the caller sets that header.
+pub const LETTA_SOURCE: &str = "letta-agent-sdk";
+
+/// How the status sockets authenticate (`webSocketAuth`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WebSocketAuth {
+    /// `Authorization: Bearer <apiKey>` on the upgrade (Node, React Native).
+    Header,
+    /// `token=<apiKey>` in both socket URLs and no constructor options (browsers).
+    Query,
+}
+
+/// API-key sources outside the options: `LETTA_API_KEY`, then `LETTA_CLOUD_API_KEY` (read by the
+/// binding from `globalThis.process?.env`; both absent in browsers).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CloudEnv {
+    /// `LETTA_API_KEY`.
+    pub letta_api_key: Option<String>,
+    /// `LETTA_CLOUD_API_KEY`.
+    pub letta_cloud_api_key: Option<String>,
+}
+
+/// The client-wide execution target default (`computer`, `environment` or `sandbox`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum DefaultTarget {
+    /// Neither: each session gets a managed sandbox with the default options.
+    None,
+    /// `computer` (or the deprecated `environment`, named by `option`).
+    Computer {
+        /// `"computer"` or `"environment"`: which option set it (error texts name it).
+        option: &'static str,
+        /// The selector.
+        selector: ComputerSelector,
+    },
+    /// `sandbox` options for every session's managed sandbox.
+    Sandbox(SandboxOptions),
+}
+
+/// Validated Cloud client options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CloudConfig {
+    /// The API key, or `None` (requests then go without `Authorization`).
+    pub api_key: Option<String>,
+    /// Normalized base URL: no trailing slash, no query, no fragment.
+    pub api_base_url: String,
+    /// The caller's headers, as given.
+    pub headers: Vec<(String, String)>,
+    /// Request and turn timeout.
+    pub request_timeout_ms: u64,
+    /// Status-socket authentication.
+    pub web_socket_auth: WebSocketAuth,
+    /// Heartbeat interval of the status sockets.
+    pub ping_interval_ms: u64,
+    /// The execution target default.
+    pub default_target: DefaultTarget,
+}
+
+/// The check the binding makes when neither the options nor `globalThis` give a WebSocket.
+pub fn require_websocket(available: bool) -> CloudResult<()> {
+    if available {
+        Ok(())
+    } else {
+        Err(CloudError::connection(
+            "No WebSocket implementation available for cloud backend.",
+        ))
+    }
+}
+
+fn invalid(message: impl Into<String>) -> CloudError {
+    CloudError::invalid(message)
+}
+
+/// Absent/null → `Ok(None)`; a positive safe integer → it; anything else → the error text.
+pub(crate) fn positive_integer(value: Option<&Value>, message: &str) -> CloudResult<Option<u64>> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_f64() {
+            Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
+                Ok(Some(n as u64))
+            }
+            _ => Err(invalid(message)),
+        },
+    }
+}
+
+/// `Bearer <token>` (case-insensitive scheme) → the token.
+fn bearer(value: &str) -> Option<&str> {
+    let value = value.trim();
+    let (scheme, token) = value.split_once(char::is_whitespace)?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// Spec §1.2: trailing slashes removed from the path, query and fragment dropped.
+pub fn normalize_api_base_url(url: &str) -> CloudResult<String> {
+    let url = url.trim();
+    let url = url.split('#').next().unwrap_or_default();
+    let url = url.split('?').next().unwrap_or_default();
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Err(invalid("Invalid apiBaseUrl. Expected an absolute URL."));
+    };
+    let host = rest.split('/').next().unwrap_or_default();
+    if scheme.is_empty() || host.is_empty() {
+        return Err(invalid("Invalid apiBaseUrl. Expected an absolute URL."));
+    }
+    Ok(format!(
+        "{}://{}",
+        scheme.to_ascii_lowercase(),
+        rest.trim_end_matches('/')
+    ))
+}
+
+fn non_empty(value: Option<&str>) -> Option<String> {
+    value
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_owned)
+}
+
+impl CloudConfig {
+    /// Validates `new LettaAgentClient({backend: "cloud", …})` (JSON view) with `env` as the
+    /// API-key fallback.
+    pub fn from_options(options: &Value, env: &CloudEnv) -> CloudResult<Self> {
+        let Some(o) = options.as_object() else {
+            return Err(invalid("LettaAgentClient options must be an object."));
+        };
+        let headers = match o.get("headers") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Object(map)) => map
+                .iter()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+                .collect(),
+            Some(_) => return Err(invalid("Invalid headers. Expected an object of strings.")),
+        };
+        let header_key = headers
+            .iter()
+            .find(|(k, _)| k == "Authorization" || k == "authorization")
+            .and_then(|(_, v)| bearer(v))
+            .map(str::to_owned);
+        let api_key = non_empty(o.get("apiKey").and_then(Value::as_str))
+            .or(header_key)
+            .or_else(|| non_empty(env.letta_api_key.as_deref()))
+            .or_else(|| non_empty(env.letta_cloud_api_key.as_deref()));
+        let api_base_url = match o.get("apiBaseUrl") {
+            None | Some(Value::Null) => DEFAULT_API_BASE_URL.to_owned(),
+            Some(Value::String(url)) => normalize_api_base_url(url)?,
+            Some(_) => return Err(invalid("Invalid apiBaseUrl. Expected an absolute URL.")),
+        };
+        let request_timeout_ms = positive_integer(
+            o.get("requestTimeoutMs"),
+            "Invalid requestTimeoutMs. Expected a positive integer.",
+        )?
+        .unwrap_or(DEFAULT_REQUEST_TIMEOUT_MS);
+        let web_socket_auth = match o.get("webSocketAuth") {
+            None | Some(Value::Null) => WebSocketAuth::Header,
+            Some(Value::String(s)) if s == "header" => WebSocketAuth::Header,
+            Some(Value::String(s)) if s == "query" => WebSocketAuth::Query,
+            Some(_) => {
+                return Err(invalid(
+                    "Invalid webSocketAuth. Valid values: header, query.",
+                ))
+            }
+        };
+        let ping_interval_ms = positive_integer(
+            o.get("pingIntervalMs"),
+            "Invalid pingIntervalMs. Expected a positive integer.",
+        )?
+        .unwrap_or(DEFAULT_PING_INTERVAL_MS);
+        let default_target = client_target(o)?;
+        Ok(CloudConfig {
+            api_key,
+            api_base_url,
+            headers,
+            request_timeout_ms,
+            web_socket_auth,
+            ping_interval_ms,
+            default_target,
+        })
+    }
+}
+
+/// `computer`, `environment` and `sandbox` of the client options.
+fn client_target(o: &serde_json::Map<String, Value>) -> CloudResult<DefaultTarget> {
+    let present = |key: &str| o.get(key).filter(|v| !v.is_null());
+    let (computer, environment, sandbox) = (
+        present("computer"),
+        present("environment"),
+        present("sandbox"),
+    );
+    if computer.is_some() && environment.is_some() {
+        return Err(invalid(
+            "Letta Cloud clients cannot specify both computer and deprecated environment.",
+        ));
+    }
+    let chosen = computer
+        .map(|v| ("computer", v))
+        .or(environment.map(|v| ("environment", v)));
+    match (chosen, sandbox) {
+        (Some((option, _)), Some(_)) => Err(invalid(format!(
+            "Letta Cloud sessions cannot specify both {option} and sandbox options."
+        ))),
+        (Some((option, value)), None) => Ok(DefaultTarget::Computer {
+            option,
+            selector: ComputerSelector::from_json(value)?,
+        }),
+        (None, Some(value)) => Ok(DefaultTarget::Sandbox(SandboxOptions::from_json(value)?)),
+        (None, None) => Ok(DefaultTarget::None),
+    }
+}
+
+#[cfg(test)]
+#[path = "tests_config.rs"]
+mod tests;

@@ -1,0 +1,126 @@
+//! `client.conversations.listMessages()` on Cloud (spec §4.2): `GET
+//! /v1/conversations/<id>/messages` with the cursor swap. The SDK's `before` means "older";
+//! the REST cursors are relative to the order, which defaults to `desc`, so for `desc` (or no
+//! order) `before` becomes `after` and `after` becomes `before`.
+
+use super::error::{CloudError, CloudResult};
+use super::http::{Body, HttpRequest, HttpResponse, Method, RequestBuilder};
+use super::query::{segment, Query};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// `listMessages(id, options)` options.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct ListMessagesOptions {
+    /// Messages older than this id.
+    pub before: Option<String>,
+    /// Messages newer than this id.
+    pub after: Option<String>,
+    /// `asc` or `desc` (the REST default).
+    pub order: Option<String>,
+    /// Page size.
+    pub limit: Option<u32>,
+}
+
+/// The request, with cursors swapped for descending order.
+pub fn list_request(
+    rb: &RequestBuilder,
+    conversation_id: &str,
+    options: &ListMessagesOptions,
+) -> CloudResult<HttpRequest> {
+    if conversation_id.trim().is_empty() {
+        return Err(CloudError::invalid(
+            "Invalid conversation id. Expected a non-empty string.",
+        ));
+    }
+    let descending = options.order.as_deref().is_none_or(|o| o == "desc");
+    let (before, after) = if descending {
+        (options.after.as_deref(), options.before.as_deref())
+    } else {
+        (options.before.as_deref(), options.after.as_deref())
+    };
+    let query = Query::new()
+        .opt("before", before)
+        .opt("after", after)
+        .opt("order", options.order.as_deref())
+        .opt("limit", options.limit);
+    let path = format!("/v1/conversations/{}/messages", segment(conversation_id));
+    Ok(rb.request(Method::Get, &path, &query, Body::None))
+}
+
+/// `{messages}`: the only field the Cloud call returns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MessagePage {
+    /// The page, as the API sent it.
+    pub messages: Vec<Value>,
+}
+
+/// Parses the page (an array; `{messages: [...]}` is accepted too).
+pub fn parse_list(response: HttpResponse<'_>) -> CloudResult<MessagePage> {
+    let body = response.ok()?;
+    let messages = match serde_json::from_str::<Value>(body) {
+        Ok(Value::Array(list)) => list,
+        Ok(Value::Object(mut o)) => match o.remove("messages") {
+            Some(Value::Array(list)) => list,
+            _ => return Err(CloudError::bad_response("Invalid Cloud messages response.")),
+        },
+        _ => return Err(CloudError::bad_response("Invalid Cloud messages response.")),
+    };
+    Ok(MessagePage { messages })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cloud::config::{CloudConfig, CloudEnv};
+    use serde_json::json;
+
+    fn rb() -> RequestBuilder {
+        let config = CloudConfig::from_options(&json!({"apiKey": "k"}), &CloudEnv::default());
+        RequestBuilder::new(&config.unwrap())
+    }
+
+    fn url(options: ListMessagesOptions) -> String {
+        list_request(&rb(), "conv-1", &options).unwrap().url
+    }
+
+    #[test]
+    fn cursors_swap_for_descending_or_default_order_only() {
+        let base = "https://api.letta.com/v1/conversations/conv-1/messages";
+        let opts = |order: Option<&str>| ListMessagesOptions {
+            before: Some("m-old".into()),
+            after: Some("m-new".into()),
+            order: order.map(str::to_owned),
+            limit: Some(5),
+        };
+        assert_eq!(
+            url(opts(None)),
+            format!("{base}?before=m-new&after=m-old&limit=5")
+        );
+        assert_eq!(
+            url(opts(Some("desc"))),
+            format!("{base}?before=m-new&after=m-old&order=desc&limit=5")
+        );
+        assert_eq!(
+            url(opts(Some("asc"))),
+            format!("{base}?before=m-old&after=m-new&order=asc&limit=5")
+        );
+        let only_before = ListMessagesOptions {
+            before: Some("m-1".into()),
+            ..Default::default()
+        };
+        assert_eq!(url(only_before), format!("{base}?after=m-1"));
+    }
+
+    #[test]
+    fn blank_ids_are_rejected_and_pages_parse() {
+        let error = list_request(&rb(), " ", &ListMessagesOptions::default()).unwrap_err();
+        assert_eq!(
+            error.message,
+            "Invalid conversation id. Expected a non-empty string."
+        );
+        let page = parse_list(HttpResponse::new(200, r#"[{"id":"m-1"}]"#)).unwrap();
+        assert_eq!(page.messages, vec![json!({"id": "m-1"})]);
+        assert!(parse_list(HttpResponse::new(200, "3")).is_err());
+    }
+}
