@@ -275,6 +275,15 @@ impl SessionDriver {
         })
     }
 
+    /// The `response_format` (JSON object) later inputs carry; `undefined` removes it.
+    #[wasm_bindgen(js_name = setResponseFormat)]
+    pub fn set_response_format(&self, format: Option<String>) -> Result<(), JsValue> {
+        self.sync(|core, _| {
+            core.set_response_format(format.as_deref());
+            Ok(())
+        })
+    }
+
     /// A turn is active or queued.
     #[wasm_bindgen(js_name = hasInFlightTurn)]
     pub fn has_in_flight_turn(&self) -> bool {

@@ -61,7 +61,7 @@ impl SessionCore {
                 }],
                 client_tool_allowlist: options.allowed_tools.clone(),
                 client_toolset: options.toolset.clone(),
-                response_format: None,
+                response_format: options.response_format.clone(),
                 exclude_interactive_tools: true,
             }),
         });

@@ -245,3 +245,23 @@ fn close_rejects_pending_calls_and_is_idempotent() {
     assert!(effects(&mut core).is_empty());
     assert!(core.stream_ended());
 }
+
+#[test]
+fn response_format_rides_on_later_inputs_until_cleared() {
+    let mut core = started("");
+    core.send(r#""first""#, None, 1).unwrap();
+    let first = writes(&effects(&mut core)).remove(0);
+    assert!(first["payload"].get("response_format").is_none());
+    let format = r#"{"type":"json_schema","json_schema":{"name":"response_schema","schema":{"type":"object"},"strict":true}}"#;
+    core.set_response_format(Some(format));
+    core.send(r#""second""#, None, 2).unwrap();
+    let second = writes(&effects(&mut core)).remove(0);
+    assert_eq!(
+        second["payload"]["response_format"],
+        serde_json::from_str::<serde_json::Value>(format).unwrap()
+    );
+    core.set_response_format(Some("[not an object]"));
+    core.send(r#""third""#, None, 3).unwrap();
+    let third = writes(&effects(&mut core)).remove(0);
+    assert!(third["payload"].get("response_format").is_none());
+}
