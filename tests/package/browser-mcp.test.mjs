@@ -13,7 +13,7 @@ let chromium;
 let everything;
 
 before(async () => {
-  peer = await startPeer("browser-mcp");
+  peer = await startPeer();
   everything = await startEverythingHttp();
   server = await startTestServer(process.cwd(), peer);
   chromium = await launchBrowser();

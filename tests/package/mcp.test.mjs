@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { LettaAgentClient } from "letta-agent-wasm/client";
-import { startPeer } from "./support/real-peer.mjs";
+import { modelRequests, startPeer } from "./support/real-peer.mjs";
 import { childPids, filesystemServer, isRunning, startEverythingHttp, waitFor } from "./support/mcp-servers.mjs";
 
 let peer;
@@ -19,7 +19,7 @@ let everything;
 let dir;
 
 before(async () => {
-  peer = await startPeer("mcp");
+  peer = await startPeer();
   everything = await startEverythingHttp();
   dir = mkdtempSync(join(tmpdir(), "letta-mcp-"));
   writeFileSync(join(dir, "hello.txt"), "greetings from the filesystem server\n");
@@ -94,8 +94,7 @@ test("a turn calls a tool of a stdio server and of an HTTP server; both results 
     assert.equal(last.success, true, JSON.stringify(last));
     assert.match(last.result, /Both servers answered/);
     // The model was offered the MCP tools with their JSON Schemas.
-    const offered = peer.llmLog && (await import("node:fs")).readFileSync(peer.llmLog, "utf8");
-    const lastRequest = JSON.parse(offered.trim().split("\n").at(-1));
+    const lastRequest = modelRequests(peer).at(-1);
     const echo = lastRequest.body.tools.find((t) => (t.function?.name ?? t.name) === "mcp__everything__echo");
     assert.ok(echo, "mcp__everything__echo offered");
     assert.equal((echo.function ?? echo).parameters.properties.message.type, "string");

@@ -6,10 +6,9 @@
 //   (what a hosted catalog says for such models); inputs then carry `response_format`.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import WebSocket from "ws";
 import { LettaAgentClient } from "letta-agent-wasm/client";
-import { startPeer } from "./support/real-peer.mjs";
+import { modelRequests, startPeer } from "./support/real-peer.mjs";
 
 const SUFFIX =
   "Return the final result by calling StructuredOutput exactly once with the requested fields. Do not write the result as prose.";
@@ -30,18 +29,24 @@ const written = [];
 
 /** `ws`, with `supportsStructuredOutputs: true` on catalog entries and a record of written frames. */
 class NativeCatalogWebSocket extends WebSocket {
+  #wrapped = new Map();
+
   addEventListener(type, listener, options) {
     if (type !== "message") return super.addEventListener(type, listener, options);
-    return super.addEventListener(
-      type,
-      (event) => {
-        const frame = JSON.parse(String(event.data));
-        if (frame.type !== "list_models_response") return listener(event);
-        frame.entries = frame.entries.map((entry) => ({ ...entry, supportsStructuredOutputs: true }));
-        listener({ type: "message", data: JSON.stringify(frame) });
-      },
-      options,
-    );
+    const wrapped = (event) => {
+      const frame = JSON.parse(String(event.data));
+      if (frame.type !== "list_models_response") return listener(event);
+      frame.entries = frame.entries.map((entry) => ({ ...entry, supportsStructuredOutputs: true }));
+      listener({ type: "message", data: JSON.stringify(frame) });
+    };
+    this.#wrapped.set(listener, wrapped);
+    return super.addEventListener(type, wrapped, options);
+  }
+
+  removeEventListener(type, listener, options) {
+    const wrapped = type === "message" ? this.#wrapped.get(listener) : undefined;
+    this.#wrapped.delete(listener);
+    return super.removeEventListener(type, wrapped ?? listener, options);
   }
 
   send(data, ...rest) {
@@ -51,7 +56,7 @@ class NativeCatalogWebSocket extends WebSocket {
 }
 
 before(async () => {
-  peer = await startPeer("structured-output");
+  peer = await startPeer();
   portable = new LettaAgentClient({ backend: "remote", url: peer.url, authToken: peer.token, WebSocket });
   native = new LettaAgentClient({ backend: "remote", url: peer.url, authToken: peer.token, WebSocket: NativeCatalogWebSocket });
   agentId = await portable.createAgent({ model: peer.model, memfs: false });
@@ -64,21 +69,16 @@ after(async () => {
 });
 
 const script = (value) => `[[script ${JSON.stringify(value)}]]`;
-const modelRequests = () =>
-  readFileSync(peer.llmLog, "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line));
 const toolNames = (request) => (request.body.tools ?? []).map((t) => t.function?.name ?? t.name);
 
 async function run(client, message, maxRetries) {
   const session = client.createSession(agentId, { toolset: { base: "none" }, outputFormat: { type: "json_schema", schema, maxRetries } });
-  const seen = modelRequests().length;
+  const seen = modelRequests(peer).length;
   try {
     await session.send(message);
     const messages = [];
     for await (const m of session.stream()) messages.push(m);
-    return { messages, result: messages.at(-1), requests: modelRequests().slice(seen) };
+    return { messages, result: messages.at(-1), requests: modelRequests(peer).slice(seen) };
   } finally {
     session.close();
   }
