@@ -56,7 +56,8 @@ for (const file of [...seen, wasmFile]) {
 console.log(`${fmt(raw)} ${fmt(zipped)}  TOTAL (${(zipped / 1000).toFixed(1)} KB gzip)`);
 // Chunks the browser entry imports dynamically (MCP client, structured output): fetched only
 // by sessions that use them, so outside the budget; printed so that their cost stays visible.
-const lazy = walk(join(root, "browser")).filter((file) => file.endsWith(".js") && !seen.has(file));
+const rootEntry = join(root, pkg.exports["."].browser);
+const lazy = walk(join(root, "browser")).filter((file) => file.endsWith(".js") && !seen.has(file) && file !== rootEntry);
 if (lazy.length > 0) {
   console.log("== browser /client lazy chunks (loaded on demand)");
   for (const file of lazy.sort()) {

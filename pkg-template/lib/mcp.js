@@ -12,7 +12,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 // The small, eval-free validator (the default one compiles schemas with `new Function`, which
 // browsers with a content security policy refuse, and weighs several times more).
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import { invalidArgument } from "./errors.js";
+import { invalidArgument, typedError } from "./errors.js";
 import { isNonEmptyString, isObject } from "./values.js";
 
 const shown = (value) => (typeof value === "string" ? value : "?");
@@ -70,14 +70,11 @@ const canSpawn = () =>
 
 /** Thrown for a stdio server where no child process can be started. */
 export function stdioUnavailable(name) {
-  // Built here, not with errors.js, so that this lazily loaded module shares no code with the
-  // browser bundle's entry (see scripts/build-package).
-  const error = new Error(
+  return typedError(
+    "LettaUnsupportedError",
+    "unsupported",
     `mcpServers.${name}: stdio MCP servers need Node.js (they run a child process); use type "http" or "sse" in a browser or React Native.`,
   );
-  error.name = "LettaUnsupportedError";
-  error.code = "unsupported";
-  return error;
 }
 
 async function transportFor(server) {
@@ -212,7 +209,14 @@ export class McpServers {
       }
     });
     if (this.#closed) await this.close();
+    /** The hosted tools' names. */
+    this.names = definitions.map((tool) => tool.name);
     return { definitions, executors };
+  }
+
+  /** Adds the MCP tool names to the init message's `tools` (spec §1.5). */
+  listTools(info) {
+    info.tools = [...new Set([...(info.tools ?? []), ...this.names])];
   }
 
   /** Ends every server: child processes stop, HTTP sessions are terminated. Idempotent. */
@@ -223,15 +227,16 @@ export class McpServers {
 }
 
 /**
- * Validates `mcpServers`, connects the servers and adds their tools to the session's `tools`
- * (definitions) and `executors` (by name). Returns the `McpServers` to close with the session.
+ * Validates `mcpServers`, connects the servers and adds their tools to the session's
+ * `options.tools` (definitions) and `callbacks.executors` (by name). Returns the `McpServers`
+ * to close with the session.
  */
-export async function startMcp(mcpServers, tools, executors) {
+export async function startMcp(mcpServers, options, callbacks) {
   const servers = new McpServers(mcpServerConfigs(mcpServers));
   try {
     const hosted = await servers.start();
-    tools.push(...hosted.definitions);
-    for (const [name, execute] of hosted.executors) executors.set(name, execute);
+    options.tools.push(...hosted.definitions);
+    for (const [name, execute] of hosted.executors) callbacks.executors.set(name, execute);
   } catch (error) {
     await servers.close();
     throw error;

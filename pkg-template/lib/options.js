@@ -192,16 +192,11 @@ export function sessionOptions(o, action) {
     dreaming,
     hasCanUseTool: o.hasCanUseTool === true,
     tools: toolDefinitions(o.tools),
-    // Checked in full by their lazily loaded modules (mcp.js, structured-output.js) at start.
-    mcpServers: extension(o.mcpServers, "Invalid mcpServers. Expected an object keyed by server name."),
-    outputFormat: extension(o.outputFormat, "Invalid outputFormat. Expected an object."),
+    // Checked by their lazily loaded modules (mcp.js, structured-output.js) before the start.
+    mcpServers: o.mcpServers ?? undefined,
+    outputFormat: o.outputFormat ?? undefined,
   };
 }
-
-const extension = (value, message) => {
-  if (value != null && !isObject(value)) throw invalidArgument(message);
-  return value ?? undefined;
-};
 
 function dreamingOptions(value) {
   if (value == null) return undefined;

@@ -93,14 +93,11 @@ export class LettaCodeSession {
    */
   async #prepare() {
     const extras = this.#extras;
-    const { tools } = this.#config.options;
-    const { executors } = this.#options;
-    if (extras.outputFormat && !extras.structured) {
-      extras.structured = (await import("./structured-output.js")).structuredTurns(extras.outputFormat, this.#config.options, this.#options);
+    const { options } = this.#config;
+    if (extras.outputFormat) {
+      extras.structured ??= (await import("./structured-output.js")).structuredTurns(extras.outputFormat, options, this.#options);
     }
-    if (extras.mcpServers && !extras.mcp) {
-      extras.mcp = await (await import("./mcp.js")).startMcp(extras.mcpServers, tools, executors);
-    }
+    if (extras.mcpServers) extras.mcp ??= await (await import("./mcp.js")).startMcp(extras.mcpServers, options, this.#options);
     if (this.#closed) {
       extras.closed = extras.mcp?.close();
       throw closedError("Session is closed");
@@ -150,10 +147,9 @@ export class LettaCodeSession {
     return driver.connect().then(
       async (json) => {
         const info = JSON.parse(json);
-        const { tools } = this.#config.options;
-        // `tools` of the init message lists the MCP tools too (spec §1.5).
-        if (this.#extras?.mcp) info.tools = [...new Set([...(info.tools ?? []), ...tools.map((t) => t.name).filter((n) => n.startsWith("mcp__"))])];
-        await this.#extras?.structured?.afterStart(driver, info, tools);
+        // The init message lists the MCP tools too (spec §1.5); structured output picks its mode.
+        this.#extras?.mcp?.listTools(info);
+        await this.#extras?.structured?.afterStart(driver, info, this.#config.options.tools);
         this.#info = info;
         return info;
       },
@@ -191,7 +187,7 @@ export class LettaCodeSession {
     }
     await this.#ensureInitialized();
     const structured = this.#extras?.structured;
-    this.#live().send(JSON.stringify(structured ? structured.begin(message) : message), otid);
+    this.#live().send(JSON.stringify(structured?.begin(message) ?? message), otid, structured?.format);
   }
 
   /** Yields this turn's messages and stops after its `result` (or when the session closes). */
@@ -206,17 +202,8 @@ export class LettaCodeSession {
         this.#read = 0;
       }
       let message = this.#buffered[this.#read++];
-      const structured = this.#extras?.structured;
-      if (structured) {
-        // Structured output may hold a result back for a corrective turn, or abort the run.
-        const step = structured.observe(message);
-        if (step.corrective !== undefined) {
-          driver.send(JSON.stringify(step.corrective), undefined);
-          continue;
-        }
-        if (step.abort) driver.abort().catch(() => {});
-        message = step.message;
-      }
+      // Structured output may rewrite a result, or hold it back for a corrective turn.
+      if (this.#extras?.structured && !(message = this.#extras.structured.observe(message, driver))) continue;
       yield message;
       if (message.type === "result") return;
     }

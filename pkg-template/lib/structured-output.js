@@ -22,6 +22,7 @@ const shown = (value) => (typeof value === "string" ? value : "?");
 
 /** `outputFormat` (§1.8): `{type: "json_schema", schema, maxRetries? (default 2)}`. */
 export function outputFormatOption(value) {
+  if (!isObject(value)) throw invalidArgument("Invalid outputFormat. Expected an object.");
   if (value.type !== "json_schema") {
     throw invalidArgument(`Invalid outputFormat.type '${shown(value.type)}'. Valid values: json_schema.`);
   }
@@ -55,13 +56,15 @@ export class StructuredOutputTurns {
   constructor(format) {
     this.#format = format;
     this.#validator = new Validator(format.schema, "2020-12", false);
-    /** `"native"` or `"portable"`, set by `choose()`. */
+    /** `"native"` or `"portable"`, set by `afterStart()`. */
     this.mode = "portable";
+    /** Native mode: the `response_format` (JSON) every input of the session carries. */
+    this.format = undefined;
   }
 
   /**
-   * After the start: picks the mode from the model catalog. Native mode sets `response_format`
-   * on the driver and re-registers the session's tools without the reserved one.
+   * After the start: picks the mode from the model catalog. Native mode sets the inputs'
+   * `response_format` and re-registers the session's tools without the reserved one.
    */
   async afterStart(driver, info, tools) {
     let catalog;
@@ -72,7 +75,7 @@ export class StructuredOutputTurns {
     }
     this.mode = supportsNative(catalog?.entries, info.model) ? "native" : "portable";
     if (this.mode !== "native") return;
-    driver.setResponseFormat(JSON.stringify(this.responseFormat()));
+    this.format = JSON.stringify(this.responseFormat());
     const runtime = { agent_id: info.agentId, conversation_id: info.conversationId };
     const external = [{ tools: tools.filter((tool) => tool.name !== TOOL) }];
     const command = { type: "runtime_external_tools_update", updates: [{ runtimes: [runtime], external_tools: external }] };
@@ -127,11 +130,19 @@ export class StructuredOutputTurns {
   }
 
   /**
-   * Looks at one stream message. Returns `{message}` to yield (possibly rewritten), `{message,
-   * abort: true}` when the run is to be aborted after it, or `{corrective}`: a follow-up turn to
-   * send instead of yielding this result.
+   * Looks at one stream message of `driver`'s session: returns the message to yield (a result
+   * possibly rewritten), or `undefined` when a result is held back because a corrective turn
+   * was sent instead. Aborts the run after the tool result of a valid StructuredOutput call.
    */
-  observe(message) {
+  observe(message, driver) {
+    const step = this.#step(message);
+    if (step.abort) driver.abort().catch(() => {});
+    if (step.corrective === undefined) return step.message;
+    driver.send(JSON.stringify(step.corrective), undefined, this.format);
+    return undefined;
+  }
+
+  #step(message) {
     switch (message.type) {
       case "assistant":
         if (message.uuid !== this.#text.uuid) this.#text = { uuid: message.uuid, parts: [] };

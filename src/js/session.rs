@@ -131,9 +131,17 @@ impl SessionDriver {
         })
     }
 
-    /// Writes a user turn (`content`: a string or content-part array as JSON).
-    pub fn send(&self, content: &str, otid: Option<String>) -> Result<(), JsValue> {
-        self.sync(|core, now| core.send(content, otid.as_deref(), now))
+    /// Writes a user turn (`content`: a string or content-part array as JSON; `response_format`:
+    /// the input's structured-output format as JSON, if any).
+    pub fn send(
+        &self,
+        content: &str,
+        otid: Option<String>,
+        response_format: Option<String>,
+    ) -> Result<(), JsValue> {
+        self.sync(|core, now| {
+            core.send_input(content, otid.as_deref(), response_format.as_deref(), now)
+        })
     }
 
     /// Interrupts the active turn.
@@ -271,15 +279,6 @@ impl SessionDriver {
     pub fn finish_tool(&self, handle: f64, outcome: &str) -> Result<(), JsValue> {
         self.sync(|core, _| {
             core.finish_tool(handle as u64, outcome);
-            Ok(())
-        })
-    }
-
-    /// The `response_format` (JSON object) later inputs carry; `undefined` removes it.
-    #[wasm_bindgen(js_name = setResponseFormat)]
-    pub fn set_response_format(&self, format: Option<String>) -> Result<(), JsValue> {
-        self.sync(|core, _| {
-            core.set_response_format(format.as_deref());
             Ok(())
         })
     }

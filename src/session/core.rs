@@ -245,14 +245,6 @@ impl SessionCore {
         self.closed && self.coordinator.as_ref().is_none_or(|c| c.is_closed())
     }
 
-    /// Sets the `response_format` later inputs carry (`None`: no format). Invalid JSON or a
-    /// non-object clears it.
-    pub fn set_response_format(&mut self, format_json: Option<&str>) {
-        self.config.options.response_format = format_json.and_then(|json| {
-            crate::json::Object::parse(json).map(crate::json::Object::into_static)
-        });
-    }
-
     /// True while a turn is active or queued.
     pub fn has_in_flight_turn(&self) -> bool {
         self.coordinator

@@ -44,9 +44,6 @@ pub struct SessionOptions {
     pub has_can_use_tool: bool,
     /// SDK-hosted tools (the wrapper keeps their `execute`).
     pub tools: Vec<ExternalToolSpec>,
-    /// `response_format` of every input (structured output in native mode); the wrapper sets
-    /// it once it has chosen the mode from the model catalog.
-    pub response_format: Option<Object<'static>>,
 }
 
 /// Spec §1.6: legacy names are mapped; unknown values are dropped (→ `standard`).
@@ -144,7 +141,6 @@ impl SessionOptions {
             }),
             has_can_use_tool: o.bool("hasCanUseTool") == Some(true),
             tools,
-            response_format: None,
         }
     }
 }

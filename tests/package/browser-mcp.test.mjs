@@ -46,7 +46,8 @@ test("an HTTP MCP server's tool works in Chromium; a stdio entry gives the typed
   assert.equal(result.stdioError?.name, "LettaUnsupportedError");
   assert.equal(result.stdioError.code, "unsupported");
   assert.match(result.stdioError.message, /^mcpServers\.fs: stdio MCP servers need Node\.js/);
-  assert.ok(result.chunks.some((path) => /\/browser\/chunk-[^/]+\.js$/.test(path)), `a lazy chunk was fetched: ${result.chunks}`);
+  assert.ok(result.chunks.some((path) => path.endsWith("/browser/mcp.js")), `the MCP chunk was fetched: ${result.chunks}`);
+  assert.ok(!result.chunks.some((path) => path.endsWith("/browser/structured-output.js")), "no structured-output chunk without outputFormat");
   assert.ok(await waitFor(() => everything.terminated.length === everything.opened.length), "close() terminated the HTTP session");
   await page.close();
 });

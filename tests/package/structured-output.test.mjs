@@ -153,12 +153,12 @@ test("native: answers off the schema every time give structured_output_error aft
 });
 
 test("outputFormat validation uses typed errors (checked when the session starts)", async () => {
-  assert.throws(() => portable.createSession(agentId, { outputFormat: [] }), (e) => e.message === "Invalid outputFormat. Expected an object.");
   const rejects = async (outputFormat, message, extra = {}) => {
     const session = portable.createSession(agentId, { outputFormat, ...extra });
     await assert.rejects(session.ready(), (e) => e.code === "invalid_argument" && e.message === message);
     session.close();
   };
+  await rejects([], "Invalid outputFormat. Expected an object.");
   await rejects({ type: "json", schema }, "Invalid outputFormat.type 'json'. Valid values: json_schema.");
   await rejects({ type: "json_schema" }, "Invalid outputFormat.schema. Expected a JSON Schema object.");
   await rejects({ type: "json_schema", schema, maxRetries: 1.5 }, "Invalid outputFormat.maxRetries. Expected a non-negative integer.");

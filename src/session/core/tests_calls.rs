@@ -247,21 +247,25 @@ fn close_rejects_pending_calls_and_is_idempotent() {
 }
 
 #[test]
-fn response_format_rides_on_later_inputs_until_cleared() {
+fn an_input_carries_the_response_format_it_is_given() {
     let mut core = started("");
-    core.send(r#""first""#, None, 1).unwrap();
-    let first = writes(&effects(&mut core)).remove(0);
-    assert!(first["payload"].get("response_format").is_none());
+    core.send(r#""plain""#, None, 1).unwrap();
+    let plain = writes(&effects(&mut core)).remove(0);
+    assert!(plain["payload"].get("response_format").is_none());
     let format = r#"{"type":"json_schema","json_schema":{"name":"response_schema","schema":{"type":"object"},"strict":true}}"#;
-    core.set_response_format(Some(format));
-    core.send(r#""second""#, None, 2).unwrap();
-    let second = writes(&effects(&mut core)).remove(0);
+    core.send_input(r#""structured""#, None, Some(format), 2)
+        .unwrap();
+    let structured = writes(&effects(&mut core)).remove(0);
     assert_eq!(
-        second["payload"]["response_format"],
+        structured["payload"]["response_format"],
         serde_json::from_str::<serde_json::Value>(format).unwrap()
     );
-    core.set_response_format(Some("[not an object]"));
-    core.send(r#""third""#, None, 3).unwrap();
-    let third = writes(&effects(&mut core)).remove(0);
-    assert!(third["payload"].get("response_format").is_none());
+    assert_eq!(
+        structured["payload"]["messages"][0]["content"],
+        "structured"
+    );
+    core.send_input(r#""bad format""#, None, Some("{not json"), 3)
+        .unwrap();
+    let bad = writes(&effects(&mut core)).remove(0);
+    assert!(bad["payload"].get("response_format").is_none());
 }
