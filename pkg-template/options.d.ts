@@ -136,7 +136,8 @@ export interface AgentTool<TArgs extends Record<string, unknown> = Record<string
  * An MCP server the session connects to (spec §1.4); its tools become SDK-hosted tools named
  * `mcp__<server>__<tool>`. `stdio` starts a child process and works in Node only (elsewhere the
  * session's start rejects with `LettaUnsupportedError`); `http` (Streamable HTTP) and `sse` work
- * everywhere. `close()` ends the child processes and HTTP sessions.
+ * everywhere. `close()` ends the child processes and HTTP sessions. Checked when the session
+ * starts (its first call rejects with `LettaInvalidArgumentError`), not in `createSession()`.
  */
 export type McpServerConfig =
   | { type?: "stdio"; command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }
@@ -145,8 +146,9 @@ export type McpServerConfig =
 /**
  * Structured output (spec §1.8). The mode is chosen once per session from the model catalog:
  * native (`response_format` on each input) when the model supports it, else the reserved
- * `StructuredOutput` tool. Up to `maxRetries` (default 2) corrective turns are sent; then the
- * result fails with `errorCode: "structured_output_error"`.
+ * `StructuredOutput` tool (it runs without an approval). Up to `maxRetries` (default 2)
+ * corrective turns are sent; then the result fails with `errorCode: "structured_output_error"`.
+ * Checked when the session starts, like `mcpServers`.
  */
 export interface OutputFormat {
   type: "json_schema";
