@@ -157,7 +157,7 @@ export interface SDKResultSuccess extends SDKResultFields {
   success: true;
   /** All assistant text of the turn; absent when the turn produced none. */
   result?: string;
-  /** Reserved for structured output (`outputFormat`), which this client does not offer. */
+  /** With `outputFormat`: the value, validated against its schema. */
   structuredOutput?: unknown;
   error?: undefined;
   errorCode?: undefined;

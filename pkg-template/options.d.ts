@@ -132,10 +132,31 @@ export interface AgentTool<TArgs extends Record<string, unknown> = Record<string
   ): AgentToolResult<TDetails> | void | Promise<AgentToolResult<TDetails> | void>;
 }
 
-/** An MCP server definition (accepted by the type; rejected at run time by this client). */
+/**
+ * An MCP server the session connects to (spec §1.4); its tools become SDK-hosted tools named
+ * `mcp__<server>__<tool>`. `stdio` starts a child process and works in Node only (elsewhere the
+ * session's start rejects with `LettaUnsupportedError`); `http` (Streamable HTTP) and `sse` work
+ * everywhere. `close()` ends the child processes and HTTP sessions. Checked when the session
+ * starts (its first call rejects with `LettaInvalidArgumentError`), not in `createSession()`.
+ */
 export type McpServerConfig =
   | { type?: "stdio"; command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }
   | { type: "http" | "sse"; url: string; headers?: Record<string, string> };
+
+/**
+ * Structured output (spec §1.8). The mode is chosen once per session from the model catalog:
+ * native (`response_format` on each input) when the model supports it, else the reserved
+ * `StructuredOutput` tool (it runs without an approval). Up to `maxRetries` (default 2)
+ * corrective turns are sent; then the result fails with `errorCode: "structured_output_error"`.
+ * Checked when the session starts, like `mcpServers`.
+ */
+export interface OutputFormat {
+  type: "json_schema";
+  /** JSON Schema (draft 2020-12) of the value. */
+  schema: Record<string, unknown>;
+  /** Corrective follow-up turns, a non-negative integer (default 2). */
+  maxRetries?: number;
+}
 
 /** Options every session accepts (see {@link LettaCodeClientSessionOptions}). */
 export interface LettaCodeSessionOptionsBase {
@@ -153,8 +174,10 @@ export interface LettaCodeSessionOptionsBase {
   canUseTool?: CanUseToolCallback;
   /** Tools that run in this process (registered with `runtime_start`). */
   tools?: readonly AgentTool[];
-  /** Rejected at run time: this client runs no MCP servers (host the tools with `tools`). */
+  /** MCP servers keyed by server name, run by this process (see {@link McpServerConfig}). */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Structured output: each turn's result carries a validated `structuredOutput` (spec §1.8). */
+  outputFormat?: OutputFormat;
   /** Cloud only: a computer to run on (rejected by the remote backend). */
   computer?: ComputerSelector;
   /** @deprecated Alias of `computer` (Cloud only; rejected by the remote backend). */

@@ -16,6 +16,9 @@
 //   POST /v1/chat/completions     streamed (SSE) or plain JSON, decided by `stream`
 //
 // The script, applied to each request:
+//   0. a user message holds `[[script <JSON>]]` → what the JSON says (see `scriptedStep`): call
+//                                               named tools with given arguments, then answer
+//                                               with given text or JSON, turn by turn
 //   1. the last message is a tool result      → reasoning, then a summary of the output
 //   2. the user asks to run a `backticked` command and a shell-like tool is offered
 //                                             → reasoning, then a call of that tool whose
@@ -71,6 +74,48 @@ function shellArguments(tool, command) {
   return args;
 }
 
+const SCRIPT_RE = /\[\[script (\{[\s\S]*?\})\]\]/;
+let scriptedCalls = 0;
+
+/**
+ * Rule 0. The script is `{"turns": [step, …]}` or one step; a step is `{"calls"?: [{name,
+ * args}], "text"?: string, "json"?: value}`. The step of a request is `turns[k]` (the last one
+ * when k is past the end), k = the user messages after the one with the script (so corrective
+ * follow-ups get the next step). Within the turn the model makes the step's calls one per
+ * request, then answers with `json` (serialized), `text`, or a summary of the last tool output.
+ * Returns undefined when no user message holds a script.
+ */
+function scriptedStep(messages) {
+  const users = messages.map((m, i) => [m, i]).filter(([m]) => m?.role === "user");
+  let script;
+  let k = 0;
+  for (let u = users.length - 1; u >= 0; u--) {
+    const match = SCRIPT_RE.exec(textParts(users[u][0].content).join(""));
+    if (match) {
+      try {
+        script = JSON.parse(match[1]);
+      } catch {
+        return undefined;
+      }
+      k = users.length - 1 - u;
+      break;
+    }
+  }
+  if (script === undefined) return undefined;
+  const turns = Array.isArray(script.turns) && script.turns.length > 0 ? script.turns : [script];
+  const step = turns[Math.min(k, turns.length - 1)];
+  const lastUser = users.at(-1)[1];
+  const toolResults = messages.slice(lastUser + 1).filter((m) => m?.role === "tool").length;
+  const calls = Array.isArray(step.calls) ? step.calls : [];
+  if (toolResults < calls.length) {
+    const { name, args } = calls[toolResults];
+    return { call: { id: `call_scripted_${Date.now().toString(36)}_${++scriptedCalls}`, name, args: args ?? {} } };
+  }
+  if (step.json !== undefined) return { text: JSON.stringify(step.json) };
+  if (typeof step.text === "string") return { text: step.text };
+  return { summary: true };
+}
+
 /** Decides the reply to one chat completion request. */
 export function planReply(body) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
@@ -79,6 +124,17 @@ export function planReply(body) {
   const slow = /\[slow\]/i.test(said) || model.endsWith("-slow");
   const plan = { model, delayMs: slow ? SLOW_MS : QUICK_MS, reasoning: "", text: "", toolCall: undefined };
   const last = messages.at(-1);
+  const scripted = scriptedStep(messages);
+  if (scripted?.call) {
+    plan.reasoning = `The script says to call ${scripted.call.name}.`;
+    plan.toolCall = scripted.call;
+    return plan;
+  }
+  if (scripted?.text !== undefined) {
+    plan.reasoning = "The script gives the answer.";
+    plan.text = scripted.text;
+    return plan;
+  }
   if (last?.role === "tool") {
     const output = textParts(last.content).join("").trim();
     const lines = output === "" ? 0 : output.split("\n").length;

@@ -32,7 +32,7 @@ for (const file of walk(root).sort()) {
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const entry = join(root, pkg.exports["./client"].browser);
 const seen = new Set();
-const importRe = /(?:^|[\n;])\s*(?:import|export)\s*(?:[^'"`;]*?\sfrom\s*)?["']([^"']+)["']/g;
+const importRe = /(?:^|[\n;}])\s*(?:import|export)\s*(?:[^'"`;(]*?\sfrom\s*|[^'"`;(]*?from)?["']([^"']+)["']/g;
 function visit(file) {
   if (seen.has(file)) return;
   seen.add(file);
@@ -54,6 +54,17 @@ for (const file of [...seen, wasmFile]) {
   console.log(`${fmt(buf.length)} ${fmt(gz(buf))}  ${relative(root, file)}`);
 }
 console.log(`${fmt(raw)} ${fmt(zipped)}  TOTAL (${(zipped / 1000).toFixed(1)} KB gzip)`);
+// Chunks the browser entry imports dynamically (MCP client, structured output): fetched only
+// by sessions that use them, so outside the budget; printed so that their cost stays visible.
+const rootEntry = join(root, pkg.exports["."].browser);
+const lazy = walk(join(root, "browser")).filter((file) => file.endsWith(".js") && !seen.has(file) && file !== rootEntry);
+if (lazy.length > 0) {
+  console.log("== browser /client lazy chunks (loaded on demand)");
+  for (const file of lazy.sort()) {
+    const buf = readFileSync(file);
+    console.log(`${fmt(buf.length)} ${fmt(gz(buf))}  ${relative(root, file)}`);
+  }
+}
 if (budgetKb !== undefined && zipped > budgetKb * 1000) {
   console.error(`size budget exceeded: ${zipped} bytes gzip > ${budgetKb} KB (${budgetKb * 1000} bytes)`);
   process.exit(1);

@@ -10,6 +10,7 @@ import { initialMode, modeState, permissionCallback } from "./permissions.js";
 import { SessionStore } from "./store.js";
 import { TurnTranslator, promptText, promptToContent, replayUpdates } from "./updates.js";
 import { fsTools } from "./fs-tools.js";
+import { mcpServersOption } from "./mcp.js";
 
 const HISTORY_LIMIT = 200;
 
@@ -33,7 +34,7 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
   };
 
   /** Opens (new or resumed) a LettaCodeSession and its ACP state. */
-  async function open(cwd, sessionId) {
+  async function open(cwd, sessionId, mcpServers) {
     const { client } = await backend;
     const state = {
       id: sessionId,
@@ -53,6 +54,8 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
       permissionMode: state.mode,
       canUseTool: permissionCallback(state, acp),
       tools: fsTools(state, acp, clientCapabilities),
+      // The editor's MCP servers run in this process; their tools go through canUseTool too.
+      mcpServers: mcpServersOption(mcpServers),
     };
     if (env.LETTA_ACP_MODEL && !sessionId) options.model = env.LETTA_ACP_MODEL;
     state.session = sessionId ? client.resumeSession(sessionId, options) : client.createSession(await agentId, options);
@@ -132,19 +135,20 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: true, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {} },
         },
         authMethods: [],
       };
     })
     .onRequest(methods.agent.session.new, async ({ params }) => {
-      const state = await open(params.cwd);
+      const state = await open(params.cwd, undefined, params.mcpServers);
       store.put({ sessionId: state.id, cwd: state.cwd, agentId: state.agentId, createdAt: new Date().toISOString() });
       announceCommands(state);
       return { sessionId: state.id, modes: modeState(state.mode), configOptions: configOptions(state) };
     })
     .onRequest(methods.agent.session.load, async ({ params }) => {
-      const state = sessions.get(params.sessionId) ?? (await open(params.cwd, params.sessionId));
+      const state = sessions.get(params.sessionId) ?? (await open(params.cwd, params.sessionId, params.mcpServers));
       const page = await state.session.listMessages({ limit: HISTORY_LIMIT, order: "desc" });
       state.transcript.reset();
       const rows = state.transcript.rebase(page, { order: "desc" });
@@ -188,5 +192,8 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
       await switchModel(state, String(params.value));
       return { configOptions: configOptions(state) };
     });
+  /** Closes every session and waits for their MCP servers to end (on shutdown). */
+  app.closeSessions = () =>
+    Promise.all([...sessions.values()].map((state) => state.session[Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose")]()));
   return app;
 }

@@ -44,6 +44,7 @@ let closing = false;
 async function shutdown(code = 0) {
   if (closing) return;
   closing = true;
+  await app.closeSessions().catch(() => {});
   await backend.close().catch(() => {});
   process.exit(code);
 }

@@ -143,12 +143,6 @@ export function sessionOptions(o, action) {
   if (o.filesystemConfinement != null) {
     throw invalidArgument(`${action}() filesystemConfinement is not supported with backend: "remote".`);
   }
-  if (o.outputFormat != null) throw unsupported("outputFormat (structured output) is not supported by this client yet.");
-  if (o.mcpServers != null) {
-    throw invalidArgument(
-      "Invalid mcpServers. MCP servers are not supported by the portable client; host the tools with the tools option.",
-    );
-  }
   if (o.stateless != null && typeof o.stateless !== "boolean") {
     throw invalidArgument("Invalid stateless. Expected a boolean.");
   }
@@ -198,6 +192,9 @@ export function sessionOptions(o, action) {
     dreaming,
     hasCanUseTool: o.hasCanUseTool === true,
     tools: toolDefinitions(o.tools),
+    // Checked by their lazily loaded modules (mcp.js, structured-output.js) before the start.
+    mcpServers: o.mcpServers ?? undefined,
+    outputFormat: o.outputFormat ?? undefined,
   };
 }
 

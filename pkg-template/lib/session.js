@@ -58,6 +58,11 @@ export class LettaCodeSession {
   #deviceListeners = new Set();
   /** Aborted when the session closes (the `signal` SDK-hosted tools receive). */
   #closing = new AbortController();
+  /**
+   * `{mcpServers?, outputFormat?}` when set, with what their lazily loaded modules make of them
+   * before the start: `mcp` (mcp.js `McpServers`), `structured` (structured-output.js).
+   */
+  #extras = null;
   /** Messages fetched from Rust but not yet yielded (kept for the next `stream()`). */
   #buffered = [];
   #read = 0;
@@ -68,13 +73,37 @@ export class LettaCodeSession {
     this.#options = splitOptions(options);
     const { client } = connection;
     const start = sessionTarget(JSON.parse(JSON.stringify(target)), client.pinGlobalAgent);
-    this.#config = { ...client, target: start.target, options: sessionOptions(this.#options.plain, start.action) };
+    const { mcpServers, outputFormat, ...checked } = sessionOptions(this.#options.plain, start.action);
+    if (mcpServers || outputFormat) this.#extras = { mcpServers, outputFormat };
+    this.#config = { ...client, target: start.target, options: checked };
     this.#driver = this.#newDriver();
   }
 
   #newDriver() {
     const { nonce, WebSocket } = this.#connection;
-    return newDriver(this.#config, nonce, WebSocket, (...event) => this.#onEvent(event));
+    const driver = newDriver(this.#config, nonce, WebSocket, (...event) => this.#onEvent(event));
+    if (this.#deviceListeners.size > 0) driver.setDeviceStatusListening(true);
+    return driver;
+  }
+
+  /**
+   * Before the first start of a session with `outputFormat` / `mcpServers`: loads their modules
+   * (dynamic imports: other sessions never load them, and the browser fetches them on demand),
+   * which validate them, connect the MCP servers and add the tools that the start registers.
+   */
+  async #prepare() {
+    const extras = this.#extras;
+    const { options } = this.#config;
+    if (extras.outputFormat) {
+      extras.structured ??= (await import("./structured-output.js")).structuredTurns(extras.outputFormat, options, this.#options);
+    }
+    if (extras.mcpServers) extras.mcp ??= await (await import("./mcp.js")).startMcp(extras.mcpServers, options, this.#options);
+    if (this.#closed) {
+      extras.closed = extras.mcp?.close();
+      throw closedError("Session is closed");
+    }
+    this.#driver.release();
+    this.#driver = this.#newDriver();
   }
 
   /** The agent's id, once started (`null` before, and for agent-free conversations). */
@@ -102,23 +131,37 @@ export class LettaCodeSession {
     this.#live();
     if (this.#info !== null) return Promise.resolve(this.#info);
     if (this.#initializing === null) {
-      const driver = this.#driver;
-      this.#initializing = driver.connect().then(
-        (json) => {
-          this.#info = JSON.parse(json);
-          return this.#info;
-        },
+      this.#initializing = (this.#extras ? this.#prepare() : Promise.resolve()).then(
+        () => this.#connect(),
         (error) => {
           this.#initializing = null;
-          if (!this.#closed) {
-            driver.release();
-            this.#driver = this.#newDriver();
-          }
           throw error;
         },
       );
     }
     return this.#initializing;
+  }
+
+  #connect() {
+    const driver = this.#driver;
+    return driver.connect().then(
+      async (json) => {
+        const info = JSON.parse(json);
+        // The init message lists the MCP tools too (spec §1.5); structured output picks its mode.
+        this.#extras?.mcp?.listTools(info);
+        await this.#extras?.structured?.afterStart(driver, info, this.#config.options.tools);
+        this.#info = info;
+        return info;
+      },
+      (error) => {
+        this.#initializing = null;
+        if (!this.#closed) {
+          driver.release();
+          this.#driver = this.#newDriver();
+        }
+        throw error;
+      },
+    );
   }
 
   /** Advanced: starts the session explicitly; returns the init message. */
@@ -143,7 +186,8 @@ export class LettaCodeSession {
       throw invalidArgument("send() message must be a string or an array of content parts");
     }
     await this.#ensureInitialized();
-    this.#live().send(JSON.stringify(message), otid);
+    const structured = this.#extras?.structured;
+    this.#live().send(JSON.stringify(structured?.begin(message) ?? message), otid, structured?.format);
   }
 
   /** Yields this turn's messages and stops after its `result` (or when the session closes). */
@@ -157,7 +201,9 @@ export class LettaCodeSession {
         this.#buffered = batch;
         this.#read = 0;
       }
-      const message = this.#buffered[this.#read++];
+      let message = this.#buffered[this.#read++];
+      // Structured output may rewrite a result, or hold it back for a corrective turn.
+      if (this.#extras?.structured && !(message = this.#extras.structured.observe(message, driver))) continue;
       yield message;
       if (message.type === "result") return;
     }
@@ -295,6 +341,8 @@ export class LettaCodeSession {
     this.#closed = true;
     this.#deviceListeners.clear();
     this.#closing.abort();
+    // MCP servers: child processes end and HTTP sessions are terminated (in the background).
+    if (this.#extras) this.#extras.closed = this.#extras.mcp?.close();
     const driver = this.#driver;
     driver.close();
     // Release the WebAssembly memory once the close has settled every pending call.
@@ -303,6 +351,7 @@ export class LettaCodeSession {
 
   async [asyncDisposeSymbol]() {
     this.close();
+    await this.#extras?.closed;
   }
 
   #onEvent([kind, a, b, c, d]) {

@@ -139,9 +139,17 @@ impl SessionDriver {
         })
     }
 
-    /// Writes a user turn (`content`: a string or content-part array as JSON).
-    pub fn send(&self, content: &str, otid: Option<String>) -> Result<(), JsValue> {
-        self.sync(|core, now| core.send(content, otid.as_deref(), now))
+    /// Writes a user turn (`content`: a string or content-part array as JSON; `response_format`:
+    /// the input's structured-output format as JSON, if any).
+    pub fn send(
+        &self,
+        content: &str,
+        otid: Option<String>,
+        response_format: Option<String>,
+    ) -> Result<(), JsValue> {
+        self.sync(|core, now| {
+            core.send_input(content, otid.as_deref(), response_format.as_deref(), now)
+        })
     }
 
     /// Interrupts the active turn.

@@ -23,6 +23,18 @@ impl SessionCore {
         otid: Option<&str>,
         now: u64,
     ) -> Result<(), SessionError> {
+        self.send_input(content_json, otid, None, now)
+    }
+
+    /// [`Self::send`] with the `response_format` the input carries (JSON text; structured
+    /// output in native mode, chosen by the wrapper). A format that is not JSON is left out.
+    pub fn send_input(
+        &mut self,
+        content_json: &str,
+        otid: Option<&str>,
+        response_format: Option<&str>,
+        now: u64,
+    ) -> Result<(), SessionError> {
         let runtime = self.ready_runtime()?;
         if otid.is_some_and(|o| o.trim().is_empty()) {
             return Err(SessionError::invalid(
@@ -61,7 +73,9 @@ impl SessionCore {
                 }],
                 client_tool_allowlist: options.allowed_tools.clone(),
                 client_toolset: options.toolset.clone(),
-                response_format: None,
+                response_format: response_format
+                    .and_then(Object::parse)
+                    .map(Object::into_static),
                 exclude_interactive_tools: true,
             }),
         });

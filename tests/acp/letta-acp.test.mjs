@@ -5,7 +5,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { LettaAgentClient } from "letta-agent-wasm/client";
@@ -269,4 +270,44 @@ test("LETTA_ACP_BACKEND=local: starts the installed app server on loopback, crea
   const { messages, stderr } = await acpx(["exec", `no tools: hello local ${stamp}`], { cwd, env: localEnv });
   assert.equal(stopReasonOf(messages), "end_turn", stderr.slice(-3000));
   assert.ok(updatesOf(messages).some((u) => u.sessionUpdate === "agent_message_chunk"), "a reply");
+});
+
+/** Pids whose command line mentions `text` (from /proc: Linux). */
+function pidsMentioning(text) {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(text);
+      } catch {
+        return false; // ended meanwhile
+      }
+    });
+}
+
+test("the editor's MCP servers (session/new mcpServers): the agent calls an MCP tool; the server ends with letta-acp", async () => {
+  const cwd = project("mcp");
+  const files = mkdtempSync(join(scratch, "mcp-files-"));
+  writeFileSync(join(files, "note.txt"), `mcp note ${stamp}\n`);
+  const server = createRequire(join(resolve("."), "package.json")).resolve("@modelcontextprotocol/server-filesystem/dist/index.js");
+  const direct = directClient({ cwd, env: { ...env, LETTA_ACP_PERMISSION_MODE: "unrestricted" } });
+  try {
+    const init = await direct.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    assert.deepEqual(init.agentCapabilities.mcpCapabilities, { http: true, sse: true });
+    const mcpServers = [{ name: "files", command: process.execPath, args: [server, files], env: [] }];
+    const { sessionId } = await direct.request("session/new", { cwd, mcpServers });
+    assert.equal(pidsMentioning(files).length, 1, "the stdio server runs");
+    const script = { calls: [{ name: "mcp__files__read_text_file", args: { path: join(files, "note.txt") } }], text: "read it" };
+    const done = await direct.request("session/prompt", { sessionId, prompt: [{ type: "text", text: `[[script ${JSON.stringify(script)}]]` }] });
+    assert.equal(done.stopReason, "end_turn");
+    const updates = direct.notifications.map((m) => m.params.update);
+    const completed = updates.filter((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed");
+    assert.ok(
+      completed.some((u) => JSON.stringify(u.content ?? []).includes(`mcp note ${stamp}`)),
+      JSON.stringify(updates.filter((u) => u.sessionUpdate?.startsWith("tool_call"))),
+    );
+  } finally {
+    assert.equal(await direct.close(), 0, direct.stderr());
+  }
+  assert.deepEqual(pidsMentioning(files), [], "the stdio server ended with letta-acp");
 });

@@ -91,10 +91,8 @@ test("session options fail with the reference texts, synchronously", () => {
   throwsTyped(create({ systemPrompt: "x" }), /is not supported/);
   throwsTyped(create({ computer: "x" }), /only valid with backend: "cloud"/);
   throwsTyped(create({ filesystemConfinement: "memory" }), /filesystemConfinement/);
-  throwsTyped(create({ outputFormat: {} }), /outputFormat/, "LettaUnsupportedError");
   throwsTyped(create({ cwd: "" }), "Invalid cwd. Expected a non-empty string.");
   throwsTyped(create({ tools: [{ name: "t", execute() {} }] }), "Invalid tools[0]. Expected {name, description, parameters, execute}.");
-  throwsTyped(() => client.resumeSession("agent-1", { mcpServers: {} }), /^Invalid mcpServers/);
   // Valid options (legacy permission mode names, duplicates) are accepted.
   const session = client.createSession("agent-1", {
     permissionMode: "default",

@@ -15,6 +15,8 @@ import {
   type AgentTool,
   type CanUseToolCallback,
   type LettaCodeClientSessionOptions,
+  type McpServerConfig,
+  type OutputFormat,
   type LettaCodeReactNativeSocketConstructor,
   type LettaCodeSession,
   type LettaError,
@@ -151,6 +153,18 @@ export async function main(url: string, token: string): Promise<void> {
   await using session = client.createSession(agentId, sessionOptions);
   const stateless = client.createSession(agentId, { stateless: true, permissionMode: "bypassPermissions" });
   stateless.close();
+  // MCP servers and structured output.
+  const mcpServers: Record<string, McpServerConfig> = {
+    files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/work"], env: { DEBUG: "1" }, cwd: "/work" },
+    remote: { type: "http", url: "https://mcp.example.test/mcp", headers: { "X-Team": "sdk" } },
+    legacy: { type: "sse", url: "https://mcp.example.test/sse" },
+  };
+  const outputFormat: OutputFormat = { type: "json_schema", schema: { type: "object", properties: { city: { type: "string" } } }, maxRetries: 1 };
+  await using structured = client.createSession(agentId, { mcpServers, outputFormat });
+  const answer = await client.prompt("the city, please", agentId, { outputFormat });
+  if (answer.success) console.log(answer.structuredOutput);
+  else if (answer.errorCode === "structured_output_error") console.log(answer.errorDetail);
+  console.log(structured.sessionId);
 
   const ready = await session.ready();
   console.log(ready.agentId.length, ready.conversationId, ready.model ?? "no model", ready.tools?.includes("RunLocal"));

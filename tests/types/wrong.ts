@@ -49,7 +49,8 @@ export async function mistakes(): Promise<void> {
   client.createSession("agent-1", { canUseTool: async () => ({ behavior: "maybe" }) }); // ✗ allow or deny
   client.createSession("agent-1", { canUseTool: () => ({ behavior: "deny" }) }); // ✗ a deny needs a message
   client.createSession("agent-1", { tools: [{ name: "t", parameters: {}, execute: () => ({ content: [{ type: "text" }] }) }] }); // ✗ text part without text
-  client.createSession("agent-1", { outputFormat: { type: "json_schema", schema: {} } }); // ✗ structured output is not offered
+  client.createSession("agent-1", { outputFormat: { type: "json", schema: {} } }); // ✗ only json_schema
+  client.createSession("agent-1", { mcpServers: { web: { type: "http" } } }); // ✗ an HTTP server needs its url
   client.resumeSession("conv-1", { cwd: 1 }); // ✗ cwd is a string
   await client.prompt("no tools, hi"); // ✗ prompt needs the agent id
 

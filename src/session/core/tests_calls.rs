@@ -245,3 +245,27 @@ fn close_rejects_pending_calls_and_is_idempotent() {
     assert!(effects(&mut core).is_empty());
     assert!(core.stream_ended());
 }
+
+#[test]
+fn an_input_carries_the_response_format_it_is_given() {
+    let mut core = started("");
+    core.send(r#""plain""#, None, 1).unwrap();
+    let plain = writes(&effects(&mut core)).remove(0);
+    assert!(plain["payload"].get("response_format").is_none());
+    let format = r#"{"type":"json_schema","json_schema":{"name":"response_schema","schema":{"type":"object"},"strict":true}}"#;
+    core.send_input(r#""structured""#, None, Some(format), 2)
+        .unwrap();
+    let structured = writes(&effects(&mut core)).remove(0);
+    assert_eq!(
+        structured["payload"]["response_format"],
+        serde_json::from_str::<serde_json::Value>(format).unwrap()
+    );
+    assert_eq!(
+        structured["payload"]["messages"][0]["content"],
+        "structured"
+    );
+    core.send_input(r#""bad format""#, None, Some("{not json"), 3)
+        .unwrap();
+    let bad = writes(&effects(&mut core)).remove(0);
+    assert!(bad["payload"].get("response_format").is_none());
+}

@@ -1,0 +1,245 @@
+// SDK-hosted MCP servers (`mcpServers`, spec §1.4): connects each configured server with the
+// official MCP client, lists its tools and hosts them as SDK tools named
+// `mcp__<server>__<tool>`. Loaded lazily by session.js (dynamic import) only when a session has
+// `mcpServers`, so the browser bundle does not carry the MCP client otherwise.
+//
+// Failures stay with their server: one that fails to start contributes no tools, and one that
+// dies mid-session makes its own tools answer `isError` while the session goes on.
+
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+// The small, eval-free validator (the default one compiles schemas with `new Function`, which
+// browsers with a content security policy refuse, and weighs several times more).
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
+import { invalidArgument, typedError } from "./errors.js";
+import { isNonEmptyString, isObject } from "./values.js";
+
+const shown = (value) => (typeof value === "string" ? value : "?");
+const stringList = (value) => Array.isArray(value) && value.every((item) => typeof item === "string");
+const stringRecord = (value) => isObject(value) && Object.values(value).every((item) => typeof item === "string");
+
+/**
+ * `mcpServers` (§1.4): a record keyed by server name of `{type?: "stdio", command, args?, env?,
+ * cwd?}` or `{type: "http" | "sse", url, headers?}`. Returns `[{name, ...entry}]` with `type` filled.
+ */
+export function mcpServerConfigs(value) {
+  if (!isObject(value)) throw invalidArgument("Invalid mcpServers. Expected an object keyed by server name.");
+  return Object.entries(value).map(([name, entry]) => {
+    const where = `Invalid mcpServers.${name}`;
+    if (!isNonEmptyString(name)) throw invalidArgument("Invalid mcpServers. Expected an object keyed by server name.");
+    if (!isObject(entry)) throw invalidArgument(`${where}. Expected a server configuration object.`);
+    const type = entry.type ?? "stdio";
+    if (type === "stdio") {
+      if (!isNonEmptyString(entry.command)) throw invalidArgument(`${where}.command. Expected a non-empty string.`);
+      if (entry.args != null && !stringList(entry.args)) {
+        throw invalidArgument(`${where}.args. Expected an array of strings.`);
+      }
+      if (entry.env != null && !stringRecord(entry.env)) throw invalidArgument(`${where}.env. Expected a string record.`);
+      if (entry.cwd != null && !isNonEmptyString(entry.cwd)) throw invalidArgument(`${where}.cwd. Expected a non-empty string.`);
+      return { name, type, command: entry.command, args: entry.args ?? [], env: entry.env, cwd: entry.cwd };
+    }
+    if (type === "http" || type === "sse") {
+      let url;
+      try {
+        url = new URL(entry.url);
+      } catch {
+        throw invalidArgument(`${where}.url. Expected an http(s) URL.`);
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:") {
+        throw invalidArgument(`${where}.url. Expected an http(s) URL.`);
+      }
+      if (entry.headers != null && !stringRecord(entry.headers)) {
+        throw invalidArgument(`${where}.headers. Expected a string record.`);
+      }
+      return { name, type, url: url.href, headers: entry.headers };
+    }
+    throw invalidArgument(`${where}.type '${shown(type)}'. Valid values: stdio, http, sse.`);
+  });
+}
+
+
+const CLIENT_INFO = { name: "letta-agent-wasm", version: "0.0.0" };
+const STDIO_MODULE = "@modelcontextprotocol/sdk/client/stdio.js";
+
+/** True in Node (and Node-compatible runtimes); false in browsers and React Native. */
+const canSpawn = () =>
+  typeof globalThis.process?.versions?.node === "string" &&
+  typeof globalThis.window === "undefined" &&
+  globalThis.navigator?.product !== "ReactNative";
+
+/** Thrown for a stdio server where no child process can be started. */
+export function stdioUnavailable(name) {
+  return typedError(
+    "LettaUnsupportedError",
+    "unsupported",
+    `mcpServers.${name}: stdio MCP servers need Node.js (they run a child process); use type "http" or "sse" in a browser or React Native.`,
+  );
+}
+
+async function transportFor(server) {
+  if (server.type === "stdio") {
+    // A variable specifier: bundlers for the browser leave the Node-only transport out.
+    const { StdioClientTransport, getDefaultEnvironment } = await import(/* @vite-ignore */ STDIO_MODULE);
+    return new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: server.env === undefined ? undefined : { ...getDefaultEnvironment(), ...server.env },
+      cwd: server.cwd,
+      stderr: "ignore",
+    });
+  }
+  const requestInit = server.headers === undefined ? undefined : { headers: server.headers };
+  return server.type === "sse"
+    ? new SSEClientTransport(new URL(server.url), { requestInit })
+    : new StreamableHTTPClientTransport(new URL(server.url), { requestInit });
+}
+
+/** Text of an MCP content item that is neither text nor image (resources, audio, links). */
+function describe(item) {
+  if (item.type === "resource" && typeof item.resource?.text === "string") return item.resource.text;
+  if (item.type === "resource_link") return `${item.name ?? "resource"}: ${item.uri}`;
+  return JSON.stringify(item);
+}
+
+/** An MCP `CallToolResult` as an SDK tool result (`{content: [{type: "text"|"image", …}], isError?}`). */
+export function toolResult(result) {
+  const content = [];
+  for (const item of Array.isArray(result?.content) ? result.content : []) {
+    if (item?.type === "text") content.push({ type: "text", text: String(item.text ?? "") });
+    else if (item?.type === "image") content.push({ type: "image", data: item.data, mimeType: item.mimeType });
+    else content.push({ type: "text", text: describe(item) });
+  }
+  if (content.length === 0 && result?.structuredContent !== undefined) {
+    content.push({ type: "text", text: JSON.stringify(result.structuredContent) });
+  }
+  return result?.isError === true ? { content, isError: true } : { content };
+}
+
+const failure = (text) => ({ content: [{ type: "text", text }], isError: true });
+const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+
+/** One connected server. */
+class Connection {
+  constructor(config) {
+    this.config = config;
+    this.client = null;
+    this.transport = null;
+    this.down = null; // why the server is unusable, once it is
+  }
+
+  async start() {
+    this.transport = await transportFor(this.config);
+    const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+    client.onclose = () => {
+      this.down ??= `MCP server "${this.config.name}" is no longer connected.`;
+    };
+    client.onerror = () => {};
+    await client.connect(this.transport);
+    this.client = client;
+    const tools = [];
+    let cursor;
+    do {
+      const page = await client.listTools(cursor === undefined ? undefined : { cursor });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  async call(tool, args, signal) {
+    if (this.down !== null) return failure(this.down);
+    try {
+      return toolResult(await this.client.callTool({ name: tool, arguments: args ?? {} }, undefined, { signal }));
+    } catch (error) {
+      return failure(`MCP server "${this.config.name}" failed on ${tool}: ${messageOf(error)}`);
+    }
+  }
+
+  async close() {
+    this.down ??= `MCP server "${this.config.name}" is closed.`;
+    const transport = this.transport;
+    if (transport === null) return;
+    // Streamable HTTP: end the server-side session (DELETE) before dropping the connection.
+    if (typeof transport.terminateSession === "function" && transport.sessionId !== undefined) {
+      await transport.terminateSession().catch(() => {});
+    }
+    await (this.client ?? transport).close().catch(() => {});
+  }
+}
+
+/**
+ * The MCP servers of one session. `start()` connects them all (in parallel) and returns the
+ * tool definitions to register plus an executor per tool name; `close()` ends them.
+ */
+export class McpServers {
+  #connections;
+  #closed = false;
+
+  constructor(configs) {
+    this.#connections = configs.map((config) => new Connection(config));
+    /** `{server, error}` for each server that failed to start (its tools are absent). */
+    this.failures = [];
+  }
+
+  async start() {
+    const stdio = this.#connections.find((connection) => connection.config.type === "stdio");
+    // A stdio entry where no process can run is the caller's mistake: fail before starting any.
+    if (stdio !== undefined && !canSpawn()) throw stdioUnavailable(stdio.config.name);
+    const definitions = [];
+    const executors = new Map();
+    const started = await Promise.allSettled(this.#connections.map((connection) => connection.start()));
+    started.forEach((outcome, i) => {
+      const connection = this.#connections[i];
+      const server = connection.config.name;
+      if (outcome.status === "rejected") {
+        connection.down = `MCP server "${server}" failed to start: ${messageOf(outcome.reason)}`;
+        this.failures.push({ server, error: connection.down });
+        return;
+      }
+      for (const tool of outcome.value) {
+        const name = `mcp__${server}__${tool.name}`;
+        definitions.push({
+          name,
+          label: tool.title ?? tool.annotations?.title ?? tool.name,
+          description: tool.description ?? "",
+          parameters: tool.inputSchema ?? { type: "object", properties: {} },
+        });
+        executors.set(name, (toolCallId, args, signal) => connection.call(tool.name, args, signal));
+      }
+    });
+    if (this.#closed) await this.close();
+    /** The hosted tools' names. */
+    this.names = definitions.map((tool) => tool.name);
+    return { definitions, executors };
+  }
+
+  /** Adds the MCP tool names to the init message's `tools` (spec §1.5). */
+  listTools(info) {
+    info.tools = [...new Set([...(info.tools ?? []), ...this.names])];
+  }
+
+  /** Ends every server: child processes stop, HTTP sessions are terminated. Idempotent. */
+  async close() {
+    this.#closed = true;
+    await Promise.all(this.#connections.map((connection) => connection.close()));
+  }
+}
+
+/**
+ * Validates `mcpServers`, connects the servers and adds their tools to the session's
+ * `options.tools` (definitions) and `callbacks.executors` (by name). Returns the `McpServers`
+ * to close with the session.
+ */
+export async function startMcp(mcpServers, options, callbacks) {
+  const servers = new McpServers(mcpServerConfigs(mcpServers));
+  try {
+    const hosted = await servers.start();
+    options.tools.push(...hosted.definitions);
+    for (const [name, execute] of hosted.executors) callbacks.executors.set(name, execute);
+  } catch (error) {
+    await servers.close();
+    throw error;
+  }
+  return servers;
+}
