@@ -1,18 +1,24 @@
 //! Runs `tests/vectors/stream-message-identity.vectors.json` (a copy of the shared vectors) and our own
-//! `tests/vectors/coordinator-correlation.vectors.json` (subject `remoteCoordinator`) against the
-//! sans-IO turn coordinator with a virtual clock.
+//! `tests/vectors/coordinator-correlation.vectors.json` and `coordinator-repeats.vectors.json`
+//! (subject `remoteCoordinator`) against the sans-IO turn coordinator with a virtual clock.
+//!
+//! Besides the shared ops, our vectors use `{"op":"frame","text":"<wire text>"}`: the exact text
+//! of a frame as the socket delivers it (so the layout of its members is the server's), passed
+//! through the session's repeat filter first, as `SessionCore::on_frame` does.
 //!
 //! Ops run with no time passing. `next` pops a message; when none is queued but a deadline
 //! exists, the clock jumps to it and timers fire; closed and drained yields `null`; when nothing
 //! could ever arrive the vector fails (the JS harness would time out). Prints the failures, then
 //! `N passed, M failed`, and exits 1 on failure. Set `VECTORS_VERBOSE=1` to print every result.
 
+use letta_agent_wasm::protocol::peek_event_ids;
 use letta_agent_wasm::protocol::runtime::Runtime;
 use letta_agent_wasm::session::coordinator::{CoordinatorConfig, TurnCoordinator};
+use letta_agent_wasm::session::RecentFrames;
 use serde_json::Value;
 use std::process::ExitCode;
 
-const VECTOR_FILES: [&str; 2] = [
+const VECTOR_FILES: [&str; 3] = [
     concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/vectors/stream-message-identity.vectors.json"
@@ -20,6 +26,10 @@ const VECTOR_FILES: [&str; 2] = [
     concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/vectors/coordinator-correlation.vectors.json"
+    ),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/coordinator-repeats.vectors.json"
     ),
 ];
 
@@ -71,6 +81,7 @@ struct Harness {
     coordinator: Option<TurnCoordinator>,
     clock: u64,
     sent: u64,
+    recent_frames: RecentFrames,
 }
 
 fn run_vector(vector: &Value) -> Result<(), Vec<String>> {
@@ -83,6 +94,7 @@ fn run_vector(vector: &Value) -> Result<(), Vec<String>> {
         coordinator: None,
         clock: 0,
         sent: 0,
+        recent_frames: RecentFrames::default(),
     };
     let mut results: Results = Vec::new();
     let ops = vector["ops"].as_array().cloned().unwrap_or_default();
@@ -143,6 +155,16 @@ impl Harness {
             "protocol" => {
                 let text = serde_json::to_string(&op["message"]).map_err(|e| e.to_string())?;
                 self.coordinator()?.handle_text(&text, clock);
+                Ok(None)
+            }
+            "frame" => {
+                let text = op["text"].as_str().ok_or("frame op without text")?;
+                let ids = peek_event_ids(text);
+                if !self.recent_frames.is_repeat(&ids)
+                    && self.coordinator()?.handle_text(text, clock)
+                {
+                    self.recent_frames.remember(&ids);
+                }
                 Ok(None)
             }
             "next" => self.next().map(Some),

@@ -30,7 +30,7 @@ pub use errors::ErrorCode;
 pub use frames::{parse_frame, parse_frame_with, FrameBody, FrameKind, ParseOptions, ParsedFrame};
 pub use normalize::{normalize_delta, UuidCounter};
 pub use runtime::{FrameScope, Runtime};
-pub use scan::peek_frame_type;
+pub use scan::{peek_event_ids, peek_frame_type, EventIds};
 pub use sdk_message::SdkMessage;
 
 #[cfg(test)]

@@ -1,9 +1,15 @@
-//! The `type` of a frame without parsing it, so that big frames nobody asked for
-//! (`update_device_status`, 3–13 KB and frequent) are dropped for the cost of a prefix check.
+//! What a frame is, read without parsing it:
+//! - its `type`, so that big frames nobody asked for (`update_device_status`, 3–13 KB and
+//!   frequent) are dropped for the cost of a prefix check;
+//! - its broadcast identity (`event_seq`, `idempotency_key`), so that a repeated frame is dropped
+//!   for the cost of a suffix check (issue 11).
 //!
 //! The observed app server always writes `type` first, so only a frame that starts with
-//! `{"type":"<name>"` (no escapes in the name) is recognised. Anything else returns `None` and
-//! the caller falls back to the full parse, which also validates whatever is kept.
+//! `{"type":"<name>"` (no escapes in the name) is recognised. It writes the broadcast members
+//! last (letta-code 0.32.18 `emitProtocolV2Message`: `{...message, runtime, event_seq,
+//! emitted_at, idempotency_key}` through `JSON.stringify`), so only that tail is read. Anything
+//! else reads as absent and the frame takes the ordinary path (the full parse validates what is
+//! kept).
 
 use super::wire::plain_string;
 use std::borrow::Cow;
@@ -14,9 +20,71 @@ pub fn peek_frame_type(text: &str) -> Option<Cow<'_, str>> {
     Some(Cow::Borrowed(name))
 }
 
+/// The broadcast identity of a frame, read from its tail (absent members are `None`).
+/// Responses and `input_accepted` carry neither.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EventIds<'a> {
+    /// Top-level `event_seq` (the server's per-connection counter).
+    pub event_seq: Option<u64>,
+    /// Top-level `idempotency_key` (`<type>:<event_seq>:<uuid>`).
+    pub idempotency_key: Option<&'a str>,
+}
+
+impl EventIds<'_> {
+    /// Neither member was found.
+    pub fn is_empty(&self) -> bool {
+        self.event_seq.is_none() && self.idempotency_key.is_none()
+    }
+}
+
+/// The `event_seq` and `idempotency_key` of a frame ending in
+/// `,"event_seq":<n>,"emitted_at":"<s>","idempotency_key":"<k>"}` (or in `,"event_seq":<n>}`).
+/// Only the tail is looked at: a frame laid out otherwise reads as having neither. On text that
+/// is a JSON object, the members found are the top-level ones: the final `}` closes the object,
+/// and a string value without escapes cannot hold the unescaped quotes of a member name.
+pub fn peek_event_ids(text: &str) -> EventIds<'_> {
+    let Some(body) = text.strip_suffix('}') else {
+        return EventIds::default();
+    };
+    let Some((rest, key)) = trailing_string(body, ",\"idempotency_key\":") else {
+        return EventIds {
+            event_seq: trailing_number(body, ",\"event_seq\":"),
+            idempotency_key: None,
+        };
+    };
+    let event_seq = trailing_string(rest, ",\"emitted_at\":")
+        .and_then(|(rest, _)| trailing_number(rest, ",\"event_seq\":"));
+    EventIds {
+        event_seq,
+        idempotency_key: Some(key),
+    }
+}
+
+/// Splits `<rest><member>"<value>"` (a value without escapes) at the end of `text`.
+fn trailing_string<'a>(text: &'a str, member: &str) -> Option<(&'a str, &'a str)> {
+    let body = text.strip_suffix('"')?;
+    let open = body.rfind('"')?;
+    let value = body.get(open + 1..)?;
+    if value.contains('\\') {
+        return None;
+    }
+    let rest = body.get(..open)?.strip_suffix(member)?;
+    Some((rest, value))
+}
+
+/// The non-negative integer of `<member><digits>` at the end of `text`.
+fn trailing_number(text: &str, member: &str) -> Option<u64> {
+    let digits = text.len() - text.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let (rest, number) = text.split_at_checked(text.len() - digits)?;
+    if number.is_empty() || number.len() > 19 || !rest.ends_with(member) {
+        return None;
+    }
+    number.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::peek_frame_type;
+    use super::{peek_event_ids, peek_frame_type, EventIds};
 
     #[test]
     fn reads_a_leading_type() {
@@ -46,5 +114,57 @@ mod tests {
         ] {
             assert_eq!(peek_frame_type(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn reads_the_broadcast_tail_of_a_recorded_frame() {
+        let text = r#"{"type":"stream_delta","delta":{"id":"m","event_seq":99,"idempotency_key":"inner"},"runtime":{"agent_id":"a","conversation_id":"c"},"event_seq":10,"emitted_at":"2026-11-30T15:22:03.764Z","idempotency_key":"stream_delta:10:b42c5345"}"#;
+        assert_eq!(
+            peek_event_ids(text),
+            EventIds {
+                event_seq: Some(10),
+                idempotency_key: Some("stream_delta:10:b42c5345"),
+            }
+        );
+        assert_eq!(
+            peek_event_ids(r#"{"type":"x","event_seq":7}"#),
+            EventIds {
+                event_seq: Some(7),
+                idempotency_key: None,
+            }
+        );
+        // A key with no `event_seq` / `emitted_at` pair before it still counts.
+        assert_eq!(
+            peek_event_ids(r#"{"type":"x","idempotency_key":"k"}"#).idempotency_key,
+            Some("k")
+        );
+    }
+
+    #[test]
+    fn anything_but_the_broadcast_tail_reads_as_absent() {
+        for text in [
+            "",
+            "}",
+            r#"{"type":"list_messages_response","request_id":"r1","success":true}"#,
+            r#"{"type":"input_accepted","request_id":"input-1","accepted":true}"#,
+            // Nested members are not the frame's.
+            r#"{"type":"x","delta":{"event_seq":3,"idempotency_key":"k"}}"#,
+            r#"{"type":"x","delta":{"idempotency_key":"k"},"n":1}"#,
+            // Escapes, trailing space, numbers that are not plain integers.
+            r#"{"type":"x","idempotency_key":"a\"b"}"#,
+            r#"{"type":"x","note":"\",\"idempotency_key\":\"k"}"#,
+            r#"{"type":"x","idempotency_key":"k"} "#,
+            r#"{"type":"x","event_seq":-1}"#,
+            r#"{"type":"x","event_seq":1.5}"#,
+            r#"{"type":"x","event_seq":}"#,
+            r#"{"type":"x","event_seq":99999999999999999999}"#,
+            r#"{"type":"x","event_seq":"1"}"#,
+        ] {
+            assert!(peek_event_ids(text).is_empty(), "{text}");
+        }
+        // A tail with a key whose event_seq is not in place keeps the key only.
+        let ids =
+            peek_event_ids(r#"{"event_seq":1,"type":"x","emitted_at":"t","idempotency_key":"k"}"#);
+        assert_eq!((ids.event_seq, ids.idempotency_key), (None, Some("k")));
     }
 }

@@ -12,12 +12,13 @@ use super::device::DeviceWaiters;
 use super::error::SessionError;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
+use super::repeats::RecentFrames;
 use super::requests::{earlier, CallId, Pending, Purpose, RequestTable, ResponseMatch};
 use super::responses::shape_response;
 use crate::protocol::commands::Command;
 use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
-use crate::protocol::peek_frame_type;
 use crate::protocol::runtime::Runtime;
+use crate::protocol::{peek_event_ids, peek_frame_type};
 use std::collections::VecDeque;
 
 /// What the session is started for (spec §3.4 step 3).
@@ -146,6 +147,8 @@ pub struct SessionCore {
     /// After `close()`: the latest time the socket closes (see `drain`).
     pub(super) drain_deadline: Option<u64>,
     pub(super) closed: bool,
+    /// The broadcast frames accepted lately: their repeats are dropped unparsed.
+    pub(super) recent_frames: RecentFrames,
 }
 
 impl SessionCore {
@@ -174,6 +177,7 @@ impl SessionCore {
             connect_deadline: None,
             drain_deadline: None,
             closed: false,
+            recent_frames: RecentFrames::default(),
         }
     }
 
@@ -312,10 +316,15 @@ impl SessionCore {
         }
     }
 
-    /// One frame from the socket (JSON text). Malformed frames are dropped; nothing panics.
+    /// One frame from the socket (JSON text). Malformed frames and repeated broadcast frames
+    /// (see `repeats`) are dropped; nothing panics.
     pub fn on_frame(&mut self, text: &str, now: u64) {
+        let ids = peek_event_ids(text);
+        if self.recent_frames.is_repeat(&ids) {
+            return;
+        }
         if self.closed {
-            return self.drain_frame(text, now);
+            return self.drain_frame(text, &ids, now);
         }
         // Big device-status snapshots are dropped unparsed when nobody listens or waits.
         let device_status = self.wants_device_status();
@@ -325,6 +334,7 @@ impl SessionCore {
         let Some(frame) = parse_frame_with(text, ParseOptions { device_status }) else {
             return;
         };
+        self.recent_frames.remember(&ids);
         match &frame.body {
             FrameBody::QueueUpdate(queue) => self.on_queue_update(&frame, queue),
             FrameBody::ControlRequest(request) => self.on_control_request(&frame, request),
@@ -472,3 +482,5 @@ impl SessionCore {
 pub(crate) mod tests;
 #[cfg(test)]
 mod tests_calls;
+#[cfg(test)]
+mod tests_repeats;

@@ -11,6 +11,7 @@
 use super::core::{Effect, Phase, SessionCore};
 use super::error::SessionError;
 use crate::protocol::commands::{Command, RuntimeRequest};
+use crate::protocol::EventIds;
 
 /// The longest a closed session keeps its socket open for the server to settle our work.
 pub const CLOSE_DRAIN_MS: u64 = 3_000;
@@ -64,12 +65,14 @@ impl SessionCore {
     }
 
     /// A frame while draining: it may be the `turn_finished` or idle status we wait for.
-    pub(super) fn drain_frame(&mut self, text: &str, now: u64) {
+    pub(super) fn drain_frame(&mut self, text: &str, ids: &EventIds<'_>, now: u64) {
         if self.drain_deadline.is_none() {
             return;
         }
         if let Some(c) = self.coordinator.as_mut() {
-            c.handle_text(text, now);
+            if c.handle_text(text, now) {
+                self.recent_frames.remember(ids);
+            }
         }
         if !self.coordinator.as_ref().is_some_and(|c| c.is_settling()) {
             self.end_drain();

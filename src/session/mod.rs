@@ -15,6 +15,7 @@ mod handlers;
 mod handshake;
 pub mod ids;
 pub mod options;
+mod repeats;
 pub mod requests;
 mod responses;
 
@@ -23,4 +24,5 @@ pub use approvals::APPROVAL_CACHE_SIZE;
 pub use drain::CLOSE_DRAIN_MS;
 pub use error::SessionError;
 pub use options::{read_session_config, SessionOptions, SessionSetup};
+pub use repeats::{RecentFrames, REPEAT_WINDOW};
 pub use requests::CallId;
