@@ -63,23 +63,24 @@ pub fn peek_event_ids(text: &str) -> EventIds<'_> {
 /// Splits `<rest><member>"<value>"` (a value without escapes) at the end of `text`.
 fn trailing_string<'a>(text: &'a str, member: &str) -> Option<(&'a str, &'a str)> {
     let body = text.strip_suffix('"')?;
-    let open = body.rfind('"')?;
-    let value = body.get(open + 1..)?;
-    if value.contains('\\') {
+    let open = body.bytes().rposition(|b| b == b'"' || b == b'\\')?;
+    if body.as_bytes().get(open) != Some(&b'"') {
         return None;
     }
-    let rest = body.get(..open)?.strip_suffix(member)?;
-    Some((rest, value))
+    let (head, value) = body.split_at_checked(open)?;
+    Some((head.strip_suffix(member)?, value.get(1..)?))
 }
 
-/// The non-negative integer of `<member><digits>` at the end of `text`.
+/// The non-negative integer of `<member><digits>` at the end of `text` (`None` beyond `u64`).
 fn trailing_number(text: &str, member: &str) -> Option<u64> {
-    let digits = text.len() - text.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    let (rest, number) = text.split_at_checked(text.len() - digits)?;
-    if number.is_empty() || number.len() > 19 || !rest.ends_with(member) {
+    let digits = text.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let (head, number) = text.split_at_checked(text.len() - digits)?;
+    if digits == 0 || digits > 20 || !head.ends_with(member) {
         return None;
     }
-    number.parse().ok()
+    number.bytes().try_fold(0u64, |n, b| {
+        n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+    })
 }
 
 #[cfg(test)]
@@ -133,6 +134,10 @@ mod tests {
                 idempotency_key: None,
             }
         );
+        assert_eq!(
+            peek_event_ids(r#"{"type":"x","event_seq":18446744073709551615}"#).event_seq,
+            Some(u64::MAX)
+        );
         // A key with no `event_seq` / `emitted_at` pair before it still counts.
         assert_eq!(
             peek_event_ids(r#"{"type":"x","idempotency_key":"k"}"#).idempotency_key,
@@ -158,6 +163,7 @@ mod tests {
             r#"{"type":"x","event_seq":1.5}"#,
             r#"{"type":"x","event_seq":}"#,
             r#"{"type":"x","event_seq":99999999999999999999}"#,
+            r#"{"type":"x","event_seq":18446744073709551616}"#,
             r#"{"type":"x","event_seq":"1"}"#,
         ] {
             assert!(peek_event_ids(text).is_empty(), "{text}");
