@@ -1,0 +1,180 @@
+// The installed package against the REAL app server through a fault-injecting proxy
+// (support/fault-proxy.mjs, loopback, issue 11): every frame duplicated, 10 % garbage frames,
+// and the connection cut mid-turn. Each run is a fresh client, agent and conversation running
+// the same script: a plain turn, then a shell-tool turn allowed by canUseTool.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import WebSocket from "ws";
+import { LettaAgentClient, createTranscriptAccumulator } from "letta-agent-wasm/client";
+import { startPeer } from "./support/real-peer.mjs";
+import { startFaultProxy, TO_CLIENT } from "./support/fault-proxy.mjs";
+
+/** The longest one turn may take before the test calls it a hang. */
+const TURN_LIMIT_MS = 60_000;
+const SCRIPT = ["no tools, say hello to the proxy", "Please run `echo through-the-proxy && touch proxy-probe.txt` and tell me what it printed."];
+/** Messages whose number depends on the server's timing (status frames coalesce), not on the proxy. */
+const STATUS_TYPES = new Set(["loop_status", "queue_update"]);
+
+let peer;
+const errors = [];
+const onError = (error) => errors.push(error);
+
+before(async () => {
+  peer = await startPeer();
+  process.on("uncaughtException", onError);
+  process.on("unhandledRejection", onError);
+});
+
+after(async () => {
+  process.off("uncaughtException", onError);
+  process.off("unhandledRejection", onError);
+  await peer?.stop();
+});
+
+/** Resolves with `promise`, or rejects once `ms` passed (a hang fails the test, it never stalls it). */
+function within(ms, promise, what) {
+  let timer;
+  const limit = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+/** Every message of one turn, up to and including its `result`. */
+async function turn(session, text) {
+  await session.send(text);
+  const messages = [];
+  await within(
+    TURN_LIMIT_MS,
+    (async () => {
+      for await (const message of session.stream()) messages.push(message);
+    })(),
+    `the turn "${text}"`,
+  );
+  return messages;
+}
+
+/** Runs SCRIPT through a proxy with `faults`: the messages of each turn, the live rows, the approvals asked. */
+async function runScript(faults) {
+  const proxy = await startFaultProxy(peer.url, faults);
+  const client = new LettaAgentClient({ backend: "remote", url: proxy.url, authToken: peer.token, WebSocket });
+  const asked = [];
+  try {
+    const agentId = await client.createAgent({ model: peer.model, memfs: false });
+    const session = client.createSession(agentId, {
+      canUseTool: async (toolName, input) => {
+        asked.push({ toolName, input });
+        return { behavior: "allow" };
+      },
+    });
+    const turns = [];
+    for (const text of SCRIPT) turns.push(await turn(session, text));
+    const live = createTranscriptAccumulator();
+    live.applyMany(turns.flat());
+    const rows = live.rows();
+    session.close();
+    return { turns, rows, asked, stats: proxy.stats };
+  } finally {
+    await client.close();
+    await proxy.stop();
+  }
+}
+
+/** What a message says, without the ids and times that differ between two runs. */
+function said(message) {
+  switch (message.type) {
+    case "assistant":
+    case "reasoning":
+      return [message.type, message.content];
+    case "tool_call":
+      return [message.type, message.toolName, JSON.stringify(message.toolInput ?? null)];
+    case "tool_result":
+      return [message.type, message.content, Boolean(message.isError)];
+    case "result":
+      return [message.type, message.success, message.stopReason ?? null, message.result ?? null];
+    case "stream_event":
+      return [message.type, message.event?.message_type ?? null];
+    default:
+      return [message.type];
+  }
+}
+
+const stream = (run) => run.turns.map((messages) => messages.filter((m) => !STATUS_TYPES.has(m.type)).map(said));
+const rowView = (rows) =>
+  rows.map((row) => ({ kind: row.kind, text: row.text, toolName: row.toolName, result: row.result?.content, isError: row.result?.isError }));
+
+let clean;
+
+test("a clean run through the proxy completes the script (the reference for the faults)", async () => {
+  clean = await runScript({});
+  assert.equal(clean.stats.duplicated + clean.stats.garbage + clean.stats.cut, 0);
+  for (const messages of clean.turns) {
+    assert.equal(messages.filter((m) => m.type === "result").length, 1);
+    assert.equal(messages.at(-1).success, true, JSON.stringify(messages.at(-1)));
+  }
+  assert.match(clean.turns[1].at(-1).result, /through-the-proxy/);
+  assert.equal(clean.asked.length, 1, "one approval for the one tool call");
+  assert.ok(clean.rows.some((row) => row.kind === "tool_call" && row.result !== undefined));
+  assert.deepEqual(errors, []);
+});
+
+test("every frame duplicated: the stream and the rows equal the clean run's, canUseTool is asked once", async () => {
+  const doubled = await runScript({ duplicate: { [TO_CLIENT]: 1 } });
+  assert.ok(doubled.stats.duplicated >= doubled.stats[TO_CLIENT] && doubled.stats.duplicated > 20, JSON.stringify(doubled.stats));
+  assert.deepEqual(stream(doubled), stream(clean));
+  assert.deepEqual(rowView(doubled.rows), rowView(clean.rows));
+  assert.equal(doubled.asked.length, clean.asked.length);
+  assert.deepEqual(errors, []);
+});
+
+test("10 % garbage frames (seeded): no uncaught error, every turn completes", async () => {
+  // The second seed also delays each frame by 0–4 ms (order kept).
+  for (const [seed, delayMs] of [[11, 0], [12, [0, 4]]]) {
+    const noisy = await runScript({ garbage: { [TO_CLIENT]: 0.1 }, delayMs: { [TO_CLIENT]: delayMs }, seed });
+    assert.ok(noisy.stats.garbage >= 5, `seed ${seed}: ${JSON.stringify(noisy.stats)}`);
+    for (const messages of noisy.turns) {
+      assert.equal(messages.filter((m) => m.type === "result").length, 1);
+      assert.equal(messages.at(-1).success, true, `seed ${seed}: ${JSON.stringify(messages.at(-1))}`);
+    }
+    assert.match(noisy.turns[1].at(-1).result, /through-the-proxy/);
+    assert.equal(noisy.asked.length, 1);
+  }
+  assert.deepEqual(errors, []);
+});
+
+test("the connection cut mid-turn: exactly one recoverable stream_closed result, then the stream ends", async () => {
+  // Counting starts at the first reasoning fragment of the (slow) answer: three frames on.
+  const proxy = await startFaultProxy(peer.url, {
+    dropAfter: { [TO_CLIENT]: 3 },
+    countFrom: (text, direction) => direction === TO_CLIENT && text.includes('"message_type":"reasoning_message"'),
+  });
+  const client = new LettaAgentClient({ backend: "remote", url: proxy.url, authToken: peer.token, WebSocket });
+  try {
+    const agentId = await client.createAgent({ model: peer.model, memfs: false });
+    const session = client.createSession(agentId);
+    await session.send("[slow] no tools, a long answer please");
+    const messages = [];
+    await within(
+      TURN_LIMIT_MS,
+      (async () => {
+        for await (const message of session.stream()) messages.push(message);
+      })(),
+      "the stream after the cut",
+    );
+    assert.equal(proxy.stats.cut, 1, JSON.stringify(proxy.stats));
+    const results = messages.filter((m) => m.type === "result");
+    assert.equal(results.length, 1, JSON.stringify(messages.map((m) => m.type)));
+    assert.equal(messages.at(-1), results[0], "the result is the last message");
+    assert.equal(results[0].success, false);
+    assert.equal(results[0].stopReason, "stream_closed");
+    assert.equal(results[0].errorCode, "stream_closed");
+    assert.equal(results[0].recoverable, true);
+    assert.ok(messages.some((m) => m.type === "reasoning" || m.type === "assistant"), "the cut came mid-turn");
+    await assert.rejects(session.send("again"), (error) => error.code === "closed");
+    session.close();
+  } finally {
+    await client.close();
+    await proxy.stop();
+  }
+  assert.deepEqual(errors, []);
+});
