@@ -8,15 +8,16 @@
 //! frames with this binding, 1.21–1.35 × for the JS driver it replaced, side by side).
 
 use super::error::{closed_error, typed_error};
-use super::json_array::JsonArray;
-use crate::session::{read_session_config, Effect, SessionConfig, SessionCore, SessionError};
-use crate::transport::driver::{Driver, Event};
+use crate::session::{read_session_config, SessionConfig, SessionCore, SessionError};
+use crate::transport::driver::Driver;
 use js_sys::{Function, Promise};
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
+
+mod events;
 
 /// An API call waiting for its effect.
 struct Pending {
@@ -371,113 +372,6 @@ impl SessionDriver {
             .live()
             .ok_or_else(|| closed_error("Session is closed"))?;
         shared.driver.run(step).map_err(|e| session_error(&e))
-    }
-}
-
-impl Shared {
-    /// Every message available now as a JSON array; `undefined` once the stream ended; `None`
-    /// while there is nothing yet.
-    fn take_messages(&self) -> Option<JsValue> {
-        let mut batch = JsonArray::new();
-        let ended = self.driver.with_core(|core| {
-            while let Some(message) = core.pop_message() {
-                batch.raw(&message);
-            }
-            core.stream_ended()
-        });
-        match batch.finish() {
-            Some(json) => Some(JsValue::from(json)),
-            None if ended => Some(JsValue::UNDEFINED),
-            None => None,
-        }
-    }
-
-    /// Called by the driver with no borrow held: settles calls, runs callbacks, wakes readers.
-    fn on_event(&self, event: Event) {
-        match event {
-            Event::Pumped => self.deliver(),
-            Event::Effect(Effect::Complete { call, result }) => {
-                let Some(pending) = self.calls.borrow_mut().remove(&call) else {
-                    return;
-                };
-                let _ = match result {
-                    Ok(json) => pending.resolve.call1(&JsValue::NULL, &json.into()),
-                    Err(error) => pending.reject.call1(&JsValue::NULL, &session_error(&error)),
-                };
-            }
-            Event::Effect(Effect::Candidate { call, frame }) => self.candidate(call, &frame),
-            Event::Effect(Effect::AskApproval {
-                handle,
-                tool_name,
-                input,
-                context,
-            }) => {
-                self.emit(&[
-                    "approval".into(),
-                    handle.into(),
-                    tool_name.into(),
-                    input.into(),
-                    context.into(),
-                ]);
-            }
-            Event::Effect(Effect::RunTool {
-                handle,
-                tool_call_id,
-                tool_name,
-                input,
-            }) => {
-                self.emit(&[
-                    "tool".into(),
-                    handle.into(),
-                    tool_call_id.into(),
-                    tool_name.into(),
-                    input.into(),
-                ]);
-            }
-            Event::Effect(Effect::DeviceStatus(json)) => self.emit(&["device".into(), json.into()]),
-            Event::Effect(Effect::Write(_) | Effect::CloseTransport) => {}
-        }
-    }
-
-    fn emit(&self, args: &[JsValue]) {
-        let args: js_sys::Array = args.iter().collect();
-        let _ = self.events.apply(&JsValue::NULL, &args);
-    }
-
-    /// A frame that may answer a `sendCommand` with a predicate: the predicate decides.
-    fn candidate(&self, call: u32, frame: &str) {
-        let predicate = self
-            .calls
-            .borrow()
-            .get(&call)
-            .and_then(|p| p.predicate.clone());
-        let Some(predicate) = predicate else { return };
-        let parsed = js_sys::JSON::parse(frame).unwrap_or(JsValue::NULL);
-        let verdict = predicate.call1(&JsValue::NULL, &parsed);
-        if matches!(&verdict, Ok(accepted) if !accepted.is_truthy()) {
-            return;
-        }
-        self.driver.run(|core, _| core.cancel_call(call));
-        let Some(pending) = self.calls.borrow_mut().remove(&call) else {
-            return;
-        };
-        let _ = match verdict {
-            Ok(_) => pending.resolve.call1(&JsValue::NULL, &frame.into()),
-            Err(thrown) => pending.reject.call1(&JsValue::NULL, &thrown),
-        };
-    }
-
-    /// Hands batches to waiting `nextMessages()` callers.
-    fn deliver(&self) {
-        while !self.waiters.borrow().is_empty() {
-            let Some(batch) = self.take_messages() else {
-                return;
-            };
-            let resolve = self.waiters.borrow_mut().pop_front();
-            if let Some(resolve) = resolve {
-                let _ = resolve.call1(&JsValue::NULL, &batch);
-            }
-        }
     }
 }
 
