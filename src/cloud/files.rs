@@ -101,18 +101,11 @@ pub fn check_download(response: HttpResponse<'_>) -> CloudResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cloud::config::{CloudConfig, CloudEnv};
-    use serde_json::json;
-
-    fn rb() -> RequestBuilder {
-        RequestBuilder::new(
-            &CloudConfig::from_options(&json!({"apiKey": "k"}), &CloudEnv::default()).unwrap(),
-        )
-    }
+    use crate::cloud::http::test_support::builder;
 
     #[test]
     fn upload_and_download_validation_texts() {
-        let rb = rb();
+        let rb = builder();
         assert_eq!(
             upload(&rb, "s", &[]).unwrap_err().message,
             "Cloud sandbox file upload requires at least one file."

@@ -236,3 +236,17 @@ pub fn retry_delay_ms(
 #[cfg(test)]
 #[path = "tests_http.rs"]
 mod tests;
+
+/// What the Cloud tests share.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::RequestBuilder;
+    use crate::cloud::config::{CloudConfig, CloudEnv};
+
+    /// A request builder for the default base URL and the API key `k`.
+    pub(crate) fn builder() -> RequestBuilder {
+        let options = serde_json::json!({"apiKey": "k"});
+        let config = CloudConfig::from_options(&options, &CloudEnv::default());
+        RequestBuilder::new(&config.expect("the test options are valid"))
+    }
+}

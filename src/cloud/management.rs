@@ -172,17 +172,13 @@ pub fn parse_json(response: HttpResponse<'_>) -> CloudResult<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cloud::config::{CloudConfig, CloudEnv};
-    use serde_json::json;
+    use crate::cloud::http::test_support::builder;
 
-    fn rb() -> RequestBuilder {
-        let config = CloudConfig::from_options(&json!({"apiKey": "k"}), &CloudEnv::default());
-        RequestBuilder::new(&config.unwrap())
-    }
+    use serde_json::json;
 
     #[test]
     fn routes_follow_the_generated_client() {
-        let rb = rb();
+        let rb = builder();
         let list = list_agents(
             &rb,
             &json!({"tags": ["a", "b"], "limit": 5, "order_by": "created_at"}),
@@ -219,7 +215,7 @@ mod tests {
 
     #[test]
     fn blank_ids_have_the_reference_texts() {
-        let rb = rb();
+        let rb = builder();
         assert_eq!(
             delete_agent(&rb, "").unwrap_err().message,
             "Invalid agent id. Expected a non-empty string."

@@ -72,16 +72,12 @@ pub fn parse_list(response: HttpResponse<'_>) -> CloudResult<MessagePage> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cloud::config::{CloudConfig, CloudEnv};
+    use crate::cloud::http::test_support::builder;
+
     use serde_json::json;
 
-    fn rb() -> RequestBuilder {
-        let config = CloudConfig::from_options(&json!({"apiKey": "k"}), &CloudEnv::default());
-        RequestBuilder::new(&config.unwrap())
-    }
-
     fn url(options: ListMessagesOptions) -> String {
-        list_request(&rb(), "conv-1", &options).unwrap().url
+        list_request(&builder(), "conv-1", &options).unwrap().url
     }
 
     #[test]
@@ -114,7 +110,7 @@ mod tests {
 
     #[test]
     fn blank_ids_are_rejected_and_pages_parse() {
-        let error = list_request(&rb(), " ", &ListMessagesOptions::default()).unwrap_err();
+        let error = list_request(&builder(), " ", &ListMessagesOptions::default()).unwrap_err();
         assert_eq!(
             error.message,
             "Invalid conversation id. Expected a non-empty string."

@@ -258,17 +258,13 @@ pub fn parse_versions(response: HttpResponse<'_>) -> CloudResult<Vec<Value>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cloud::config::{CloudConfig, CloudEnv};
-    use serde_json::json;
+    use crate::cloud::http::test_support::builder;
 
-    fn rb() -> RequestBuilder {
-        let config = CloudConfig::from_options(&json!({"apiKey": "k"}), &CloudEnv::default());
-        RequestBuilder::new(&config.unwrap())
-    }
+    use serde_json::json;
 
     #[test]
     fn file_routes_and_bodies() {
-        let rb = rb();
+        let rb = builder();
         let base = "https://api.letta.com/v1/repositories/repo-1";
         let o = ListFilesOptions {
             path_prefix: Some("src/".into()),

@@ -1,15 +1,8 @@
 //! The managed sandbox lifecycle (spec §4.5), driven with a virtual clock.
 
 use super::*;
-use crate::cloud::config::{CloudConfig, CloudEnv};
+use crate::cloud::http::test_support::builder;
 use crate::cloud::http::{Body, Method};
-use serde_json::json;
-
-fn rb() -> RequestBuilder {
-    RequestBuilder::new(
-        &CloudConfig::from_options(&json!({"apiKey": "k"}), &CloudEnv::default()).unwrap(),
-    )
-}
 
 fn options(terminate_on_close: bool) -> SandboxOptions {
     SandboxOptions {
@@ -47,7 +40,7 @@ const OFFLINE: &str = r#"{"id":"e","deviceId":"dev-1","connectionId":null,"conne
 
 /// Create → refresh → online, for a conversation-scoped sandbox.
 fn online(terminate: bool) -> SandboxLifecycle {
-    let mut life = SandboxLifecycle::new(rb(), "agent-1", "conv-1", options(terminate));
+    let mut life = SandboxLifecycle::new(builder(), "agent-1", "conv-1", options(terminate));
     let (call, create) = sent(&life.start());
     assert_eq!(
         (call, create.method, create.url.as_str()),
@@ -97,7 +90,7 @@ fn the_echo_makes_the_sandbox_conversation_scoped() {
 
 #[test]
 fn a_legacy_server_gives_an_agent_scoped_sandbox() {
-    let mut life = SandboxLifecycle::new(rb(), "agent-1", "default", options(true));
+    let mut life = SandboxLifecycle::new(builder(), "agent-1", "default", options(true));
     let (_, create) = sent(&life.start());
     assert_eq!(
         create.body,
@@ -139,7 +132,7 @@ fn a_legacy_server_gives_an_agent_scoped_sandbox() {
 
 #[test]
 fn a_mismatched_echo_fails() {
-    let mut life = SandboxLifecycle::new(rb(), "agent-1", "conv-1", options(false));
+    let mut life = SandboxLifecycle::new(builder(), "agent-1", "conv-1", options(false));
     life.start();
     let body = r#"{"sandboxId":"s","deviceId":"d","connectionName":"n","conversationId":"conv-2"}"#;
     let effects = life.on_reply(Call::Create, ok(body), 0);
@@ -150,7 +143,7 @@ fn a_mismatched_echo_fails() {
         error.message,
         "Cloud managed sandbox response conversation mismatch: expected conv-1, got conv-2."
     );
-    let mut default = SandboxLifecycle::new(rb(), "agent-1", "default", options(false));
+    let mut default = SandboxLifecycle::new(builder(), "agent-1", "default", options(false));
     default.start();
     let effects = default.on_reply(Call::Create, ok(body), 0);
     let [Effect::AcquireFailed(error)] = effects.as_slice() else {
@@ -160,7 +153,7 @@ fn a_mismatched_echo_fails() {
         error.message,
         "Cloud managed sandbox response conversation mismatch: expected none, got conv-2."
     );
-    let mut missing = SandboxLifecycle::new(rb(), "agent-1", "conv-1", options(false));
+    let mut missing = SandboxLifecycle::new(builder(), "agent-1", "conv-1", options(false));
     missing.start();
     assert!(matches!(
         missing
@@ -172,7 +165,7 @@ fn a_mismatched_echo_fails() {
 
 #[test]
 fn polling_retries_offline_and_not_found_until_the_timeout() {
-    let mut life = SandboxLifecycle::new(rb(), "agent-1", "conv-1", options(false));
+    let mut life = SandboxLifecycle::new(builder(), "agent-1", "conv-1", options(false));
     life.start();
     life.on_reply(Call::Create, ok(CREATED_CONV), 0);
     life.on_reply(Call::Refresh, ok(REFRESHED), 100);
@@ -215,7 +208,7 @@ fn polling_retries_offline_and_not_found_until_the_timeout() {
 
 #[test]
 fn other_poll_errors_fail_at_once() {
-    let mut life = SandboxLifecycle::new(rb(), "agent-1", "conv-1", options(false));
+    let mut life = SandboxLifecycle::new(builder(), "agent-1", "conv-1", options(false));
     life.start();
     life.on_reply(Call::Create, ok(CREATED_CONV), 0);
     life.on_reply(Call::Refresh, ok(REFRESHED), 0);
@@ -292,7 +285,7 @@ fn other_refresh_errors_keep_the_timer() {
 
 #[test]
 fn an_agent_scoped_refresh_of_another_sandbox_stops_the_timer() {
-    let mut life = SandboxLifecycle::new(rb(), "agent-1", "default", options(false));
+    let mut life = SandboxLifecycle::new(builder(), "agent-1", "default", options(false));
     life.start();
     life.on_reply(Call::Create, ok(CREATED_LEGACY), 0);
     life.on_reply(Call::Refresh, ok(REFRESHED), 0);
@@ -364,7 +357,7 @@ fn reacquire_refreshes_then_waits_for_online() {
 
 #[test]
 fn before_turn_needs_a_sandbox_and_joining_an_acquisition_refresh_gets_an_answer() {
-    let mut life = SandboxLifecycle::new(rb(), "agent-1", "conv-1", options(false));
+    let mut life = SandboxLifecycle::new(builder(), "agent-1", "conv-1", options(false));
     assert!(
         matches!(life.before_turn().as_slice(), [Effect::Refreshed(Err(_))]),
         "nothing created yet"
@@ -384,7 +377,7 @@ fn before_turn_needs_a_sandbox_and_joining_an_acquisition_refresh_gets_an_answer
 
 #[test]
 fn a_failed_ownership_refresh_on_close_ends_the_close_without_terminating() {
-    let mut life = SandboxLifecycle::new(rb(), "agent-1", "default", options(true));
+    let mut life = SandboxLifecycle::new(builder(), "agent-1", "default", options(true));
     life.start();
     life.on_reply(Call::Create, ok(CREATED_LEGACY), 0);
     life.on_reply(Call::Refresh, ok(REFRESHED), 0);

@@ -1,15 +1,9 @@
 //! Explicit computer resolution (spec §4.4).
 
 use super::*;
-use crate::cloud::config::{CloudConfig, CloudEnv};
+use crate::cloud::http::test_support::builder;
 use crate::cloud::http::Method;
 use serde_json::json;
-
-fn rb() -> RequestBuilder {
-    RequestBuilder::new(
-        &CloudConfig::from_options(&json!({"apiKey": "k"}), &CloudEnv::default()).unwrap(),
-    )
-}
 
 fn record(id: &str, name: &str, connection: Option<&str>) -> serde_json::Value {
     json!({"id": id, "deviceId": format!("dev-{id}"), "connectionId": connection, "connectionName": name,
@@ -29,7 +23,7 @@ fn resolve_with(selector: &ComputerSelector, body: &str) -> CloudResult<Resolved
 fn connection_ids_need_no_request() {
     let selector = ComputerSelector::ConnectionId("conn-1".into());
     assert_eq!(
-        resolve(&rb(), &selector),
+        resolve(&builder(), &selector),
         Resolution::Done(ResolvedComputer {
             connection_id: "conn-1".into(),
             computer: None
@@ -40,7 +34,7 @@ fn connection_ids_need_no_request() {
 #[test]
 fn names_match_exactly_and_reject_ambiguity() {
     let selector = ComputerSelector::Name("laptop".into());
-    let Resolution::Fetch(request) = resolve(&rb(), &selector) else {
+    let Resolution::Fetch(request) = resolve(&builder(), &selector) else {
         panic!("a request")
     };
     assert_eq!(
@@ -92,7 +86,7 @@ fn ids_and_device_ids() {
         "Computer not found: e9"
     );
     let device = ComputerSelector::DeviceId("dev-7".into());
-    let Resolution::Fetch(request) = resolve(&rb(), &device) else {
+    let Resolution::Fetch(request) = resolve(&builder(), &device) else {
         panic!("a request")
     };
     assert_eq!(request.url, "https://api.letta.com/v1/environments/dev-7");
@@ -127,7 +121,7 @@ fn computers_list_maps_records() {
         online_only: Some(true),
     };
     assert_eq!(
-        list_request(&rb(), &options).url,
+        list_request(&builder(), &options).url,
         "https://api.letta.com/v1/environments?limit=10&after=e1&onlineOnly=true"
     );
     let mut with_meta = record("e2", "b", None);

@@ -1,15 +1,8 @@
 //! Runtime resolution (spec §4.3).
 
 use super::*;
-use crate::cloud::config::{CloudConfig, CloudEnv};
+use crate::cloud::http::test_support::builder;
 use crate::cloud::http::{Body, HttpResponse, Method};
-use serde_json::json;
-
-fn rb() -> RequestBuilder {
-    RequestBuilder::new(
-        &CloudConfig::from_options(&json!({"apiKey": "k"}), &CloudEnv::default()).unwrap(),
-    )
-}
 
 fn request(step: Step) -> HttpRequest {
     match step {
@@ -43,7 +36,7 @@ fn agent_free_needs_no_request() {
 
 #[test]
 fn a_new_conversation_is_created_over_rest() {
-    let mut r = RuntimeResolver::new(rb(), Some("agent-1"), Conversation::New, vec![]);
+    let mut r = RuntimeResolver::new(builder(), Some("agent-1"), Conversation::New, vec![]);
     let create = request(r.start(0));
     assert_eq!(
         (create.method, create.url.as_str()),
@@ -60,13 +53,18 @@ fn a_new_conversation_is_created_over_rest() {
 
 #[test]
 fn default_and_existing_conversations() {
-    let mut default = RuntimeResolver::new(rb(), Some("agent-1"), Conversation::Default, vec![]);
+    let mut default =
+        RuntimeResolver::new(builder(), Some("agent-1"), Conversation::Default, vec![]);
     let Step::Done(resolved) = default.start(0) else {
         panic!()
     };
     assert_eq!(resolved.runtime, Runtime::new("agent-1", "default"));
-    let mut existing =
-        RuntimeResolver::new(rb(), None, Conversation::Existing("conv-7".into()), vec![]);
+    let mut existing = RuntimeResolver::new(
+        builder(),
+        None,
+        Conversation::Existing("conv-7".into()),
+        vec![],
+    );
     assert_eq!(
         request(existing.start(0)).url,
         "https://api.letta.com/v1/conversations/conv-7"
@@ -76,8 +74,12 @@ fn default_and_existing_conversations() {
         panic!()
     };
     assert_eq!(resolved.runtime, Runtime::new("agent-9", "conv-7"));
-    let mut broken =
-        RuntimeResolver::new(rb(), None, Conversation::Existing("conv-7".into()), vec![]);
+    let mut broken = RuntimeResolver::new(
+        builder(),
+        None,
+        Conversation::Existing("conv-7".into()),
+        vec![],
+    );
     broken.start(0);
     let Step::Failed(error) = broken.on_reply(ok(r#"{"id":"conv-7"}"#), 0) else {
         panic!()
@@ -92,7 +94,7 @@ fn default_and_existing_conversations() {
 fn repositories_are_attached_polled_and_recompiled_once() {
     let resources = vec![resource("r-linked", false), resource("r-new", true)];
     let mut r = RuntimeResolver::new(
-        rb(),
+        builder(),
         Some("agent-1"),
         Conversation::Existing("conv-1".into()),
         resources,
@@ -141,7 +143,7 @@ fn repositories_are_attached_polled_and_recompiled_once() {
         (resolved.attached.clone(), resolved.recompile_on_detach),
         (vec!["r-new".to_owned()], true)
     );
-    let undo = detach_requests(&rb(), &resolved);
+    let undo = detach_requests(&builder(), &resolved);
     assert_eq!(
         undo.iter()
             .map(|r| (r.method, r.url.as_str()))
@@ -162,7 +164,7 @@ fn repositories_are_attached_polled_and_recompiled_once() {
 #[test]
 fn already_linked_repositories_still_recompile_the_default_agent_prompt() {
     let mut r = RuntimeResolver::new(
-        rb(),
+        builder(),
         Some("agent-1"),
         Conversation::Default,
         vec![resource("r-1", true)],
@@ -177,13 +179,13 @@ fn already_linked_repositories_still_recompile_the_default_agent_prompt() {
         panic!()
     };
     assert!(resolved.attached.is_empty());
-    assert!(detach_requests(&rb(), &resolved).is_empty());
+    assert!(detach_requests(&builder(), &resolved).is_empty());
 }
 
 #[test]
 fn a_repository_that_never_shows_up_times_out_and_is_detached() {
     let mut r = RuntimeResolver::new(
-        rb(),
+        builder(),
         Some("agent-1"),
         Conversation::Default,
         vec![resource("r-1", false)],
@@ -230,7 +232,7 @@ fn a_repository_that_never_shows_up_times_out_and_is_detached() {
 #[test]
 fn a_failed_recompile_detaches_and_rethrows() {
     let mut r = RuntimeResolver::new(
-        rb(),
+        builder(),
         Some("agent-1"),
         Conversation::Default,
         vec![resource("r-1", true)],
@@ -297,7 +299,7 @@ fn cloud_runtime_start_has_the_runtime_and_no_create_fields() {
 
 #[test]
 fn a_session_without_agent_or_conversation_is_rejected() {
-    let mut r = RuntimeResolver::new(rb(), None, Conversation::New, vec![]);
+    let mut r = RuntimeResolver::new(builder(), None, Conversation::New, vec![]);
     let Step::Failed(error) = r.start(0) else {
         panic!()
     };
