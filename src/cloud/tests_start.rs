@@ -26,6 +26,26 @@ fn resource(id: &str, recompile: bool) -> RepositoryResource {
     }
 }
 
+/// The body of a successful attach.
+fn attached(id: &str) -> String {
+    format!(r#"{{"success":true,"repository":{}}}"#, repo(id))
+}
+
+/// A resolver on the default conversation of `agent-1` that attached `r-1` (not linked before);
+/// its next reply answers the first visibility poll.
+fn attached_r1(recompile: bool) -> RuntimeResolver {
+    let mut r = RuntimeResolver::new(
+        builder(),
+        Some("agent-1"),
+        Conversation::Default,
+        vec![resource("r-1", recompile)],
+    );
+    r.start(0);
+    r.on_reply(ok("[]"), 0);
+    r.on_reply(ok(&attached("r-1")), 0);
+    r
+}
+
 #[test]
 fn agent_free_needs_no_request() {
     let Step::Done(resolved) = RuntimeResolver::agent_free("conv-e") else {
@@ -111,13 +131,7 @@ fn repositories_are_attached_polled_and_recompiled_once() {
             &Body::Json(r#"{"repository_id":"r-new"}"#.into())
         )
     );
-    let poll = request(r.on_reply(
-        ok(&format!(
-            r#"{{"success":true,"repository":{}}}"#,
-            repo("r-new")
-        )),
-        100,
-    ));
+    let poll = request(r.on_reply(ok(&attached("r-new")), 100));
     assert_eq!(poll.method, Method::Get);
     assert_eq!(
         r.on_reply(ok(&format!("[{}]", repo("r-linked"))), 200),
@@ -184,21 +198,7 @@ fn already_linked_repositories_still_recompile_the_default_agent_prompt() {
 
 #[test]
 fn a_repository_that_never_shows_up_times_out_and_is_detached() {
-    let mut r = RuntimeResolver::new(
-        builder(),
-        Some("agent-1"),
-        Conversation::Default,
-        vec![resource("r-1", false)],
-    );
-    r.start(0);
-    r.on_reply(ok("[]"), 0);
-    r.on_reply(
-        ok(&format!(
-            r#"{{"success":true,"repository":{}}}"#,
-            repo("r-1")
-        )),
-        0,
-    );
+    let mut r = attached_r1(false);
     let mut now = 0;
     loop {
         match r.on_reply(ok("[]"), now) {
@@ -231,21 +231,7 @@ fn a_repository_that_never_shows_up_times_out_and_is_detached() {
 
 #[test]
 fn a_failed_recompile_detaches_and_rethrows() {
-    let mut r = RuntimeResolver::new(
-        builder(),
-        Some("agent-1"),
-        Conversation::Default,
-        vec![resource("r-1", true)],
-    );
-    r.start(0);
-    r.on_reply(ok("[]"), 0);
-    r.on_reply(
-        ok(&format!(
-            r#"{{"success":true,"repository":{}}}"#,
-            repo("r-1")
-        )),
-        0,
-    );
+    let mut r = attached_r1(true);
     request(r.on_reply(ok(&format!("[{}]", repo("r-1"))), 0));
     let detach = request(r.on_reply(
         Ok(HttpResponse::new(500, r#"{"error":"recompile failed"}"#)),
