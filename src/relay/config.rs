@@ -9,15 +9,25 @@ use axum::http::Uri;
 /// The usage text printed by `--help` and after a bad option.
 pub const USAGE: &str = "\
 usage: letta-relay --upstream ws[s]://HOST:PORT/ws [options]
+       letta-relay --cloud http[s]://HOST[:PORT] [options]
 
   --listen ADDR           address to bind (default 127.0.0.1:8080; port 0 picks a free one)
   --static DIR            serve the page from DIR (index.html for / and extension-less paths)
   --upstream URL          the Letta Code app server's WebSocket URL (ws:// or wss://)
   --token-file PATH       file holding the app server's bearer token
                           (else the environment variable LETTA_APP_SERVER_TOKEN)
+  --cloud URL             instead of an app server, front Letta Cloud's API at URL
+                          (e.g. https://api.letta.com): /v1/... is proxied with the API key,
+                          /v1/environments/<id>/status/ws relayed as a WebSocket
+  --api-key-file PATH     with --cloud: file holding the API key (else LETTA_API_KEY)
+  --upstream-request-timeout-s N
+                          with --cloud: time allowed for the response head of a REST call
+                          (default 120; then HTTP 504)
+  --max-body-bytes N      with --cloud: largest REST request body relayed (default 67108864;
+                          then HTTP 413)
   --secret-file PATH      file holding the ticket secret (32 bytes or more), shared by replicas
                           (else LETTA_RELAY_SECRET; else one drawn at start for this process only)
-  --ca-file PATH          PEM bundle of the CAs trusted for a wss:// upstream
+  --ca-file PATH          PEM bundle of the CAs trusted for a wss:// or https:// upstream
                           (default: the platform's root certificates)
   --allow-origin ORIGIN   another browser origin allowed to connect (repeatable)
   --ticket-ttl-s N        lifetime of a connection ticket in seconds (default 300)
@@ -34,6 +44,16 @@ usage: letta-relay --upstream ws[s]://HOST:PORT/ws [options]
   --ttl-s N               shut down (as on SIGTERM) after N seconds (for tests)
   --help                  print this text";
 
+/// What the relay fronts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// A Letta Code app server: `/ws` relayed to `--upstream` (a `ws://` or `wss://` URL).
+    AppServer,
+    /// Letta Cloud (`--cloud`): `/v1/...` proxied to that `http://` or `https://` base and the
+    /// status-relay sockets relayed, each with the API key.
+    Cloud,
+}
+
 /// Everything the relay was told on its command line (the token itself is loaded separately).
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -41,9 +61,11 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Directory of the page's static files, if any.
     pub static_dir: Option<PathBuf>,
-    /// The upstream app server's WebSocket URL.
+    /// What [`Config::upstream`] is.
+    pub backend: Backend,
+    /// The app server's WebSocket URL, or (Cloud) the API's base URL without a trailing slash.
     pub upstream: Uri,
-    /// File to read the token from; `None` means the environment variable.
+    /// File to read the token (or Cloud API key) from; `None` means the environment variable.
     pub token_file: Option<PathBuf>,
     /// File to read the ticket secret from; `None` means the environment variable or a new one.
     pub secret_file: Option<PathBuf>,
@@ -59,8 +81,12 @@ pub struct Config {
     pub max_sockets: usize,
     /// Most relayed sockets per client address (`0`: no limit).
     pub max_sockets_per_client: usize,
-    /// Time allowed to open the upstream socket.
+    /// Time allowed to open the upstream socket (or, Cloud, a REST call's connection).
     pub upstream_connect_timeout: Duration,
+    /// Cloud: time allowed for a REST call's response head.
+    pub upstream_request_timeout: Duration,
+    /// Cloud: largest REST request body relayed.
+    pub max_body_bytes: usize,
     /// A socket without a message either way for this long is closed.
     pub idle_timeout: Duration,
     /// On shutdown, how long open sockets may go on before they are closed.
@@ -83,7 +109,11 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
     let mut listen: SocketAddr = ([127, 0, 0, 1], 8080).into();
     let mut static_dir = None;
     let mut upstream = None;
+    let mut cloud = None;
     let mut token_file = None;
+    let mut api_key_file = None;
+    let mut upstream_request_timeout_s: u64 = 120;
+    let mut max_body_bytes: u64 = 64 << 20;
     let mut secret_file = None;
     let mut ca_file = None;
     let mut max_sockets: u64 = 4096;
@@ -123,6 +153,12 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             "--static" => static_dir = Some(PathBuf::from(value()?)),
             "--upstream" => upstream = Some(parse_upstream(&value()?)?),
             "--token-file" => token_file = Some(PathBuf::from(value()?)),
+            "--cloud" => cloud = Some(parse_cloud(&value()?)?),
+            "--api-key-file" => api_key_file = Some(PathBuf::from(value()?)),
+            "--upstream-request-timeout-s" => {
+                upstream_request_timeout_s = parse_number(&name, &value()?, 1, 3600)?
+            }
+            "--max-body-bytes" => max_body_bytes = parse_number(&name, &value()?, 1, 1 << 32)?,
             "--secret-file" => secret_file = Some(PathBuf::from(value()?)),
             "--ca-file" => ca_file = Some(PathBuf::from(value()?)),
             "--max-sockets" => max_sockets = parse_number(&name, &value()?, 1, 1 << 20)?,
@@ -150,10 +186,24 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             _ => return Err(format!("unknown option: {name}")),
         }
     }
-    let upstream = upstream.ok_or("--upstream is required")?;
+    let (backend, upstream, token_file) = match (upstream, cloud) {
+        (Some(_), Some(_)) => return Err("--upstream and --cloud exclude each other".into()),
+        (None, None) => return Err("--upstream (or --cloud) is required".into()),
+        (Some(_), None) if api_key_file.is_some() => {
+            return Err(
+                "--api-key-file goes with --cloud (the app server's is --token-file)".into(),
+            )
+        }
+        (None, Some(_)) if token_file.is_some() => {
+            return Err("--token-file goes with --upstream (with --cloud: --api-key-file)".into())
+        }
+        (Some(url), None) => (Backend::AppServer, url, token_file),
+        (None, Some(url)) => (Backend::Cloud, url, api_key_file),
+    };
     Ok(Command::Run(Box::new(Config {
         listen,
         static_dir,
+        backend,
         upstream,
         token_file,
         secret_file,
@@ -164,6 +214,8 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
         max_sockets: max_sockets as usize,
         max_sockets_per_client: max_sockets_per_client as usize,
         upstream_connect_timeout: Duration::from_secs(upstream_connect_timeout_s),
+        upstream_request_timeout: Duration::from_secs(upstream_request_timeout_s),
+        max_body_bytes: max_body_bytes as usize,
         idle_timeout: Duration::from_secs(idle_timeout_s),
         shutdown_grace: Duration::from_secs(shutdown_grace_s),
         ttl,
@@ -194,6 +246,29 @@ fn parse_upstream(text: &str) -> Result<Uri, String> {
     }
     if uri.host().is_none_or(str::is_empty) {
         return Err(format!("--upstream: no host in {text}"));
+    }
+    Ok(uri)
+}
+
+/// Accepts `http://host[:port][/prefix]` and `https://…` for `--cloud` (no query); the result
+/// has no trailing slash, so that `/v1/...` paths append to it.
+fn parse_cloud(text: &str) -> Result<Uri, String> {
+    let trimmed = text.trim().trim_end_matches('/');
+    let uri: Uri = trimmed
+        .parse()
+        .map_err(|_| format!("--cloud: not a URL: {text}"))?;
+    if !matches!(uri.scheme_str(), Some("http" | "https")) {
+        return Err(format!(
+            "--cloud: expected an http:// or https:// URL, got {text}"
+        ));
+    }
+    if uri.host().is_none_or(str::is_empty) {
+        return Err(format!("--cloud: no host in {text}"));
+    }
+    if uri.query().is_some() || uri.authority().is_some_and(|a| a.as_str().contains('@')) {
+        return Err(format!(
+            "--cloud: expected no query and no user in the URL, got {text}"
+        ));
     }
     Ok(uri)
 }
@@ -287,7 +362,9 @@ mod tests {
 
     #[test]
     fn bad_options_are_refused() {
-        assert!(run(&[]).unwrap_err().contains("--upstream is required"));
+        assert!(run(&[])
+            .unwrap_err()
+            .contains("--upstream (or --cloud) is required"));
         assert!(run(&["--upstream", "http://x/ws"]).is_err());
         assert_eq!(
             run(&["--upstream", "wss://x/ws"])
@@ -305,5 +382,55 @@ mod tests {
         assert!(run(&["--upstream", "ws://x/ws", "--frobnicate"]).is_err());
         assert!(run(&["--upstream"]).unwrap_err().contains("needs a value"));
         assert_eq!(run(&["--help"]).unwrap_err(), "help");
+    }
+
+    #[test]
+    fn cloud_mode_takes_an_http_base_and_its_own_key_file() {
+        let c = run(&["--cloud", "https://api.letta.com/"]).unwrap();
+        assert_eq!(c.backend, Backend::Cloud);
+        assert_eq!(c.upstream.to_string(), "https://api.letta.com/");
+        assert_eq!(c.upstream_request_timeout, Duration::from_secs(120));
+        assert_eq!(c.max_body_bytes, 64 << 20);
+        let c = run(&[
+            "--cloud=http://127.0.0.1:9/prefix/",
+            "--api-key-file",
+            "/tmp/k",
+            "--upstream-request-timeout-s",
+            "5",
+            "--max-body-bytes",
+            "10",
+        ])
+        .unwrap();
+        assert_eq!(c.upstream.path(), "/prefix");
+        assert_eq!(c.token_file.unwrap(), PathBuf::from("/tmp/k"));
+        assert_eq!(c.upstream_request_timeout, Duration::from_secs(5));
+        assert_eq!(c.max_body_bytes, 10);
+        let ws = run(&["--upstream", "ws://x/ws"]).unwrap();
+        assert_eq!(ws.backend, Backend::AppServer);
+
+        for (args, needle) in [
+            (&["--cloud", "ws://x"][..], "http:// or https://"),
+            (&["--cloud", "https://a/?k=1"][..], "no query"),
+            (&["--cloud", "https://me:pw@a"][..], "no query and no user"),
+            (
+                &["--cloud", "https://a", "--upstream", "ws://x/ws"][..],
+                "exclude",
+            ),
+            (
+                &["--cloud", "https://a", "--token-file", "/t"][..],
+                "--api-key-file",
+            ),
+            (
+                &["--upstream", "ws://x/ws", "--api-key-file", "/t"][..],
+                "--token-file",
+            ),
+            (
+                &["--cloud", "https://a", "--max-body-bytes", "0"][..],
+                "--max-body-bytes",
+            ),
+        ] {
+            let err = run(args).unwrap_err();
+            assert!(err.contains(needle), "{args:?}: {err}");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The HTTP side: routes, the page's static files (with a ticket cookie on `index.html`),
-//! `/ticket`, `/healthz`, and one log line per request.
+//! `/ticket`, `/healthz`, `/relay-config` (which backend the page should use), and one log
+//! line per request.
 
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
@@ -13,16 +14,18 @@ use axum::http::header::{
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{any, get};
 use axum::Router;
 
 use tokio::sync::watch;
 
-use super::config::Config;
+use super::cloud::CloudBase;
+use super::config::{Backend, Config};
 use super::limits::Limits;
 use super::log::{clip, log};
 use super::origin::OriginPolicy;
 use super::proxy;
+use super::rest::{self, CloudUpstream};
 use super::secret::{TicketSecret, Token};
 use super::static_files::{content_type, Resolved, StaticDir};
 use super::tickets::{set_cookie, Tickets};
@@ -43,8 +46,11 @@ pub struct Relay {
     pub tickets: Tickets,
     /// The open-socket counts and limits.
     pub limits: Arc<Limits>,
-    /// How to reach the upstream.
+    /// How to reach the upstream socket (with `--cloud`: its TLS and limits; the URL is per
+    /// socket).
     pub target: Target,
+    /// With `--cloud`: where REST calls and status sockets go.
+    pub cloud: Option<CloudUpstream>,
     /// Turns true when open sockets must close (the end of a shutdown's grace period).
     pub shutdown: watch::Sender<bool>,
 }
@@ -57,8 +63,15 @@ impl Relay {
             None => None,
         };
         let tls = match config.upstream.scheme_str() {
-            Some("wss") => Some(upstream::tls_config(config.ca_file.as_deref())?),
+            Some("wss" | "https") => Some(upstream::tls_config(config.ca_file.as_deref())?),
             _ => None,
+        };
+        let cloud = match config.backend {
+            Backend::AppServer => None,
+            Backend::Cloud => Some(CloudUpstream::new(
+                CloudBase::new(&config.upstream)?,
+                tls.as_ref(),
+            )),
         };
         Ok(Self {
             policy: OriginPolicy::new(config.allow_origins.clone()),
@@ -71,6 +84,7 @@ impl Relay {
                 max_frame_bytes: config.max_frame_bytes,
             },
             shutdown: watch::channel(false).0,
+            cloud,
             static_dir,
             token,
             config,
@@ -91,12 +105,22 @@ impl Relay {
     }
 }
 
-/// The relay's routes.
+/// The relay's routes: `/ws` for an app server, or with `--cloud` the Cloud API under `/v1/`.
 pub fn router(relay: Arc<Relay>) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/healthz", get(healthz))
         .route("/ticket", get(ticket))
-        .route("/ws", get(proxy::upgrade))
+        .route("/relay-config", get(relay_config));
+    let routes = match relay.config.backend {
+        Backend::AppServer => routes.route("/ws", get(proxy::upgrade)),
+        Backend::Cloud => routes
+            .route(
+                "/v1/environments/{connection}/status/ws",
+                get(proxy::status_upgrade),
+            )
+            .route("/v1/{*path}", any(rest::forward)),
+    };
+    routes
         .fallback(static_file)
         .layer(middleware::from_fn(log_request))
         .with_state(relay)
@@ -128,6 +152,22 @@ async fn log_request(request: Request, next: Next) -> Response {
 
 async fn healthz() -> Response {
     text(StatusCode::OK, "ok")
+}
+
+/// `{"backend": "remote" | "cloud"}`: how the served page should build its client (the remote
+/// backend on `/ws`, or the Cloud backend with the relay's origin as `apiBaseUrl`).
+async fn relay_config(State(relay): State<Arc<Relay>>) -> Response {
+    let backend = match relay.config.backend {
+        Backend::AppServer => "remote",
+        Backend::Cloud => "cloud",
+    };
+    let mut response = (
+        [(CONTENT_TYPE, "application/json")],
+        format!("{{\"backend\":\"{backend}\"}}"),
+    )
+        .into_response();
+    no_store(response.headers_mut());
+    response
 }
 
 async fn ticket(State(relay): State<Arc<Relay>>, headers: HeaderMap) -> Response {

@@ -3,7 +3,10 @@
 //!
 //! Browsers cannot reach the app server themselves: it authenticates the WebSocket upgrade only
 //! with an `Authorization: Bearer` header, which a page cannot set, and without auth it refuses
-//! any upgrade carrying `Origin`. The relay holds the token, serves the page, and relays `/ws`:
+//! any upgrade carrying `Origin`. The relay holds the token, serves the page, and relays `/ws`.
+//! With `--cloud URL` it fronts Letta Cloud instead: it holds the API key and forwards the
+//! page's `/v1/...` REST calls and its status-relay sockets with it, so a page (the demo's)
+//! uses the Cloud backend with no key of its own:
 //!
 //! - `config`: the command line; `secret`: the token and the ticket secret (never printed);
 //! - `http`: routes, static files, `/ticket`, `/healthz`, request log;
@@ -11,8 +14,10 @@
 //! - `limits`: open sockets, in total and per client address;
 //! - `proxy`: the `/ws` checks and upgrade; `upstream`: the authenticated upstream socket
 //!   (`ws://` or `wss://`); `pump`: frames both ways, close propagation, size and idle limits;
+//! - `cloud`: the Cloud URLs and which headers cross; `rest`: the REST calls (`--cloud`);
 //! - this module: start-up and the graceful shutdown on SIGTERM.
 
+pub mod cloud;
 pub mod config;
 pub mod http;
 pub mod limits;
@@ -20,6 +25,7 @@ pub mod log;
 pub mod origin;
 pub mod proxy;
 pub mod pump;
+pub mod rest;
 pub mod secret;
 pub mod static_files;
 pub mod tickets;
@@ -34,9 +40,9 @@ use std::time::Duration;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::oneshot;
 
-use self::config::{parse_args, Command, Config, USAGE};
+use self::config::{parse_args, Backend, Command, Config, USAGE};
 use self::http::Relay;
-use self::secret::{TicketSecret, Token};
+use self::secret::{TicketSecret, Token, APP_SERVER_TOKEN, CLOUD_API_KEY};
 
 /// Runs the relay with the process's arguments; returns the exit code.
 pub fn main() -> ExitCode {
@@ -61,7 +67,11 @@ pub fn main() -> ExitCode {
 }
 
 fn start(config: Config) -> Result<(), String> {
-    let token = Token::load(config.token_file.as_deref())?;
+    let source = match config.backend {
+        Backend::AppServer => APP_SERVER_TOKEN,
+        Backend::Cloud => CLOUD_API_KEY,
+    };
+    let token = Token::load(config.token_file.as_deref(), source)?;
     let secret = TicketSecret::load(config.secret_file.as_deref())?;
     log::set_redaction(&token, &secret);
     if secret.is_generated() {

@@ -1,5 +1,5 @@
-//! `/ws`: checks Host, Origin, the ticket and the socket limits, then upgrades, opens the
-//! upstream socket and relays.
+//! `/ws` (and, with `--cloud`, `/v1/environments/<connectionId>/status/ws`): checks Host,
+//! Origin, the ticket and the socket limits, then upgrades, opens the upstream socket and relays.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{self, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
 
@@ -16,7 +16,7 @@ use super::http::{text, Relay};
 use super::limits::{Full, Permit};
 use super::log::log;
 use super::pump::{self, close_frame, SessionLimits, CLOSE_UPSTREAM_FAILED};
-use super::upstream;
+use super::upstream::{self, Target};
 
 /// How long a refused browser socket gets to answer the relay's close frame.
 const REFUSAL_GRACE: Duration = Duration::from_secs(2);
@@ -30,11 +30,51 @@ pub async fn upgrade(
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if let Err(refusal) = relay.policy.check(&headers) {
+    let target = relay.target.clone();
+    accept(relay, client, &headers, upgrade, target)
+}
+
+/// The Cloud status-relay handler (`--cloud`): the same checks as `/ws`, then the socket is
+/// relayed to the same path and query (minus any `token`) on the Cloud base, with the API key
+/// in the `Authorization` header.
+pub async fn status_upgrade(
+    State(relay): State<Arc<Relay>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    uri: Uri,
+    headers: HeaderMap,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let Some(cloud) = &relay.cloud else {
+        return text(StatusCode::NOT_FOUND, "not found");
+    };
+    let url = match cloud.base.status_uri(uri.path(), uri.query()) {
+        Ok(url) => url,
+        Err(_) => {
+            return text(
+                StatusCode::BAD_REQUEST,
+                "the socket path cannot be forwarded",
+            )
+        }
+    };
+    let target = Target {
+        url,
+        ..relay.target.clone()
+    };
+    accept(relay, client, &headers, upgrade, target)
+}
+
+fn accept(
+    relay: Arc<Relay>,
+    client: SocketAddr,
+    headers: &HeaderMap,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    target: Target,
+) -> Response {
+    if let Err(refusal) = relay.policy.check(headers) {
         log(&format!("ws refused: {}", refusal.message()));
         return text(StatusCode::FORBIDDEN, refusal.message());
     }
-    if let Err(rejection) = relay.tickets.check_request(&headers, SystemTime::now()) {
+    if let Err(rejection) = relay.tickets.check_request(headers, SystemTime::now()) {
         log(&format!("ws refused: {}", rejection.message()));
         return text(StatusCode::UNAUTHORIZED, rejection.message());
     }
@@ -66,11 +106,11 @@ pub async fn upgrade(
         .read_buffer_size(upstream::SOCKET_BUFFER_BYTES)
         .write_buffer_size(upstream::SOCKET_BUFFER_BYTES)
         .on_failed_upgrade(|_| log("ws upgrade failed"))
-        .on_upgrade(move |socket| session(relay, socket, permit))
+        .on_upgrade(move |socket| session(relay, socket, permit, target))
 }
 
-async fn session(relay: Arc<Relay>, mut browser: WebSocket, permit: Permit) {
-    let upstream = upstream::connect(&relay.target, &relay.token).await;
+async fn session(relay: Arc<Relay>, mut browser: WebSocket, permit: Permit, target: Target) {
+    let upstream = upstream::connect(&target, &relay.token).await;
     match upstream {
         Ok(upstream) => {
             log("ws session open");

@@ -1,6 +1,7 @@
-//! The relay's two secrets, never printed (redacted `Debug`, no `Display`): the app server's
-//! bearer token, only ever turned into an `Authorization` header value marked sensitive, and the
-//! ticket secret that signs connection tickets.
+//! The relay's two secrets, never printed (redacted `Debug`, no `Display`): the upstream's
+//! bearer token (the app server's token, or the Letta Cloud API key in `--cloud` mode), only ever
+//! turned into an `Authorization` header value marked sensitive, and the ticket secret that
+//! signs connection tickets.
 
 use std::fmt;
 use std::path::Path;
@@ -10,7 +11,36 @@ use axum::http::HeaderValue;
 /// Environment variable read when no `--token-file` is given.
 pub const TOKEN_ENV: &str = "LETTA_APP_SERVER_TOKEN";
 
-/// The bearer token for the upstream app server.
+/// Environment variable read for the Cloud API key (`--cloud`) when no `--api-key-file` is given.
+pub const API_KEY_ENV: &str = "LETTA_API_KEY";
+
+/// Where a token comes from: the option naming its file, the environment variable, and what it
+/// is called in messages.
+#[derive(Debug, Clone, Copy)]
+pub struct TokenSource {
+    /// The command-line option that names the file.
+    pub option: &'static str,
+    /// The environment variable read without that option.
+    pub env: &'static str,
+    /// What the token is, in messages ("app server token").
+    pub what: &'static str,
+}
+
+/// The app server's token: `--token-file` or `LETTA_APP_SERVER_TOKEN`.
+pub const APP_SERVER_TOKEN: TokenSource = TokenSource {
+    option: "--token-file",
+    env: TOKEN_ENV,
+    what: "app server token",
+};
+
+/// The Letta Cloud API key: `--api-key-file` or `LETTA_API_KEY`.
+pub const CLOUD_API_KEY: TokenSource = TokenSource {
+    option: "--api-key-file",
+    env: API_KEY_ENV,
+    what: "Letta Cloud API key",
+};
+
+/// The bearer token for the upstream (app server or Letta Cloud).
 #[derive(Clone)]
 pub struct Token {
     text: String,
@@ -29,10 +59,10 @@ impl Token {
     pub fn new(text: &str) -> Result<Self, String> {
         let text = text.trim();
         if text.is_empty() {
-            return Err("the app server token is empty".into());
+            return Err("the token is empty".into());
         }
         let mut header = HeaderValue::from_str(&format!("Bearer {text}"))
-            .map_err(|_| "the app server token has characters not allowed in an HTTP header")?;
+            .map_err(|_| "the token has characters not allowed in an HTTP header")?;
         header.set_sensitive(true);
         Ok(Self {
             text: text.to_owned(),
@@ -40,20 +70,20 @@ impl Token {
         })
     }
 
-    /// Reads the token from `file` (its content, trimmed) or else from `LETTA_APP_SERVER_TOKEN`.
-    pub fn load(file: Option<&Path>) -> Result<Self, String> {
+    /// Reads the token from `file` (its content, trimmed) or else from `source`'s environment
+    /// variable.
+    pub fn load(file: Option<&Path>, source: TokenSource) -> Result<Self, String> {
+        let TokenSource { option, env, what } = source;
         match file {
             Some(path) => {
                 let text = std::fs::read_to_string(path).map_err(|e| {
-                    format!("cannot read --token-file {}: {}", path.display(), e.kind())
+                    format!("cannot read {option} {}: {}", path.display(), e.kind())
                 })?;
-                Self::new(&text).map_err(|e| format!("--token-file {}: {e}", path.display()))
+                Self::new(&text).map_err(|e| format!("{option} {}: {e}", path.display()))
             }
-            None => match std::env::var(TOKEN_ENV) {
-                Ok(text) => Self::new(&text).map_err(|e| format!("{TOKEN_ENV}: {e}")),
-                Err(_) => Err(format!(
-                    "no app server token: pass --token-file PATH or set {TOKEN_ENV}"
-                )),
+            None => match std::env::var(env) {
+                Ok(text) => Self::new(&text).map_err(|e| format!("{env}: {e}")),
+                Err(_) => Err(format!("no {what}: pass {option} PATH or set {env}")),
             },
         }
     }

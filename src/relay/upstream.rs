@@ -147,7 +147,8 @@ fn describe(error: &WsError) -> String {
     }
 }
 
-fn io_kind(e: &io::Error) -> &'static str {
+/// A short name for an I/O error's kind (no addresses, no request data).
+pub fn io_kind(e: &io::Error) -> &'static str {
     match e.kind() {
         io::ErrorKind::ConnectionRefused => "connection refused",
         io::ErrorKind::ConnectionReset => "connection reset",

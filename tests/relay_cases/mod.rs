@@ -1,5 +1,6 @@
 //! The cases of `tests/relay.rs`, by concern.
 
+mod cloud;
 mod http;
 mod limits;
 mod tickets;

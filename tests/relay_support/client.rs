@@ -68,9 +68,14 @@ pub struct Refused {
 impl RelayProcess {
     /// Sends `request` as written and parses the answer (the connection is closed after it).
     pub fn raw(&self, request: &str) -> HttpResponse {
+        self.raw_bytes(request.as_bytes())
+    }
+
+    /// [`RelayProcess::raw`] for a request with a binary body.
+    pub fn raw_bytes(&self, request: &[u8]) -> HttpResponse {
         let mut stream = StdTcpStream::connect(("127.0.0.1", self.port)).unwrap();
         stream.set_read_timeout(Some(STEP)).unwrap();
-        stream.write_all(request.as_bytes()).unwrap();
+        stream.write_all(request).unwrap();
         let mut bytes = Vec::new();
         stream.read_to_end(&mut bytes).unwrap();
         let text = String::from_utf8_lossy(&bytes);
@@ -139,7 +144,12 @@ impl RelayProcess {
 
     /// Opens `/ws` with the given extra request headers.
     pub async fn ws(&self, headers: &[(&str, &str)]) -> Result<Client, Refused> {
-        let mut request = format!("ws://{}/ws", self.authority())
+        self.ws_path("/ws", headers).await
+    }
+
+    /// Opens `path` (with its query) as a WebSocket with the given extra request headers.
+    pub async fn ws_path(&self, path: &str, headers: &[(&str, &str)]) -> Result<Client, Refused> {
+        let mut request = format!("ws://{}{path}", self.authority())
             .into_client_request()
             .unwrap();
         for (name, value) in headers {

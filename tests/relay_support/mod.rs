@@ -8,6 +8,7 @@ use futures_util::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 
 pub mod client;
+pub mod cloud;
 pub mod fixture;
 pub mod flood;
 pub mod process;

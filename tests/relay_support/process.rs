@@ -14,6 +14,10 @@ pub enum TokenSource<'a> {
     File(&'a Path),
     /// The `LETTA_APP_SERVER_TOKEN` environment variable.
     Env(&'a str),
+    /// `--cloud` mode: `--api-key-file PATH`.
+    CloudFile(&'a Path),
+    /// `--cloud` mode: the `LETTA_API_KEY` environment variable.
+    CloudEnv(&'a str),
     /// Neither.
     Missing,
 }
@@ -34,6 +38,7 @@ fn command(args: &[String], token: &TokenSource<'_>) -> Command {
     cmd.args(args)
         .env_remove("LETTA_APP_SERVER_TOKEN")
         .env_remove("LETTA_RELAY_SECRET")
+        .env_remove("LETTA_API_KEY")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -43,6 +48,12 @@ fn command(args: &[String], token: &TokenSource<'_>) -> Command {
         }
         TokenSource::Env(value) => {
             cmd.env("LETTA_APP_SERVER_TOKEN", value);
+        }
+        TokenSource::CloudFile(path) => {
+            cmd.arg("--api-key-file").arg(path);
+        }
+        TokenSource::CloudEnv(value) => {
+            cmd.env("LETTA_API_KEY", value);
         }
         TokenSource::Missing => {}
     }
