@@ -1,6 +1,7 @@
 // Vite config of the demo page. Two pages: the live chat (index.html) and the replay of a
-// recorded stream (replay.html). `npm run dev` proxies the WebSocket and the ticket to a
-// running relay (DEMO_RELAY_URL, default the demo's http://127.0.0.1:8080).
+// recorded stream (replay.html). `npm run dev` proxies the WebSocket, the ticket, the relay's
+// config and (Cloud mode) the /v1/ API and its sockets to a running relay (DEMO_RELAY_URL,
+// default the demo's http://127.0.0.1:8080).
 import { defineConfig } from "vite";
 import react from "@vitejs/plugin-react";
 
@@ -19,6 +20,8 @@ export default defineConfig({
     proxy: {
       "/ws": { target: relay, ws: true },
       "/ticket": { target: relay },
+      "/relay-config": { target: relay },
+      "/v1": { target: relay, ws: true },
     },
   },
 });

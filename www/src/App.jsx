@@ -22,8 +22,8 @@ function writeHash({ agentId, conversationId }) {
   history.replaceState(null, "", `#${params}`);
 }
 
-export function App() {
-  const { client, connection, retry } = useClient();
+export function App({ backend = "remote" }) {
+  const { client, connection, retry } = useClient(backend);
   const [chat, controller] = useChat(client);
   const directory = useDirectory(client);
   const [agentId, setAgentId] = useState(() => readHash().agentId);

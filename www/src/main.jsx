@@ -1,16 +1,19 @@
-// Entry of the demo page: instantiate the WebAssembly module once, then render.
+// Entry of the demo page: ask the relay which backend it fronts, instantiate the WebAssembly
+// module once (its Cloud build in Cloud mode), then render.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { init } from "letta-agent-wasm/client";
 import { App } from "./App.jsx";
+import { relayBackend } from "./chat/backend.js";
 import "./app.css";
 
 const root = createRoot(document.getElementById("root"));
 try {
-  await init();
+  const backend = await relayBackend();
+  await (backend === "cloud" ? init({ cloud: true }) : init());
   root.render(
     <StrictMode>
-      <App />
+      <App backend={backend} />
     </StrictMode>,
   );
 } catch (error) {

@@ -1,13 +1,10 @@
-// The LettaAgentClient of the page. The page connects to the relay that served it
-// (ws://<this host>/ws); the relay holds the app server's token, so the page has none. The
-// relay's ticket cookie is refreshed before it expires, so that new sockets keep working.
+// The LettaAgentClient of the page, on the backend the relay that served it fronts
+// (backend.js): the relay holds the app server's token or the Cloud API key, so the page has
+// none. The relay's ticket cookie (required on its sockets and, in Cloud mode, on REST calls)
+// is refreshed before it expires, so that new sockets and calls keep working.
 import { LettaAgentClient } from "letta-agent-wasm/client";
 import { useCallback, useEffect, useState } from "react";
-
-export function relayUrl() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${location.host}/ws`;
-}
+import { clientOptions, describeBackend } from "./backend.js";
 
 /** Refreshes the relay's ticket cookie before it expires (the relay answers GET /ticket). */
 function keepTicketFresh() {
@@ -35,28 +32,32 @@ function keepTicketFresh() {
   };
 }
 
-/** `{client, connection: {state, detail}, retry}`; state is connecting | connected | failed. */
-export function useClient() {
+/**
+ * `{client, connection: {state, detail, backend}, retry}` for `backend` ("remote" or "cloud");
+ * state is connecting | connected | failed.
+ */
+export function useClient(backend = "remote") {
   const [client, setClient] = useState(null);
-  const [connection, setConnection] = useState({ state: "connecting", detail: "" });
+  const [connection, setConnection] = useState({ state: "connecting", detail: "", backend });
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => keepTicketFresh(), []);
 
   useEffect(() => {
-    const created = new LettaAgentClient({ backend: "remote", url: relayUrl() });
+    const created = new LettaAgentClient(clientOptions(backend));
+    const detail = describeBackend(backend);
     let live = true;
-    setConnection({ state: "connecting", detail: relayUrl() });
+    setConnection({ state: "connecting", detail, backend });
     created.agents.list({ limit: 1 }).then(
-      () => live && (setClient(created), setConnection({ state: "connected", detail: relayUrl() })),
-      (error) => live && setConnection({ state: "failed", detail: error.message }),
+      () => live && (setClient(created), setConnection({ state: "connected", detail, backend })),
+      (error) => live && setConnection({ state: "failed", detail: error.message, backend }),
     );
     return () => {
       live = false;
       setClient(null);
       created.close();
     };
-  }, [attempt]);
+  }, [attempt, backend]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { client, connection, retry };

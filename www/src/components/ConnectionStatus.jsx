@@ -10,7 +10,7 @@ export function ConnectionStatus({ connection, chatStatus, chatError, onRetry })
   const state = connection.state === "connected" && dropped ? "disconnected" : connection.state;
   const detail = dropped ? chatError : connection.detail;
   return (
-    <div className="connection" data-testid="connection-state" data-state={state} role="status" aria-live="polite">
+    <div className="connection" data-testid="connection-state" data-state={state} data-backend={connection.backend} role="status" aria-live="polite">
       <span className="dot" aria-hidden="true" />
       <span>{state === "disconnected" ? "Conversation disconnected" : LABELS[state]}</span>
       {detail ? <span className="muted"> — {detail}</span> : null}
