@@ -58,11 +58,12 @@ export function openSocket(url, options) {
 
 /**
  * Both relay sockets for `runtime` on `connectionId`, header auth (`auth: "header"`) or a
- * `token` query parameter (`auth: "query"`, no constructor options). Every frame is recorded as
+ * `token` query parameter (`auth: "query"`, no constructor options); `headers` replaces the
+ * header-mode headers (e.g. only a relay's ticket cookie). Every frame is recorded as
  * `{channel, frame}`; every numeric `seq` is acked on its socket unless `ack: false`.
  */
-export async function openRelay(standIn, connectionId, runtime, { auth = "header", key = standIn.apiKey, ack = true } = {}) {
-  const options = auth === "header" ? { headers: { Authorization: `Bearer ${key}` } } : undefined;
+export async function openRelay(standIn, connectionId, runtime, { auth = "header", key = standIn.apiKey, ack = true, headers } = {}) {
+  const options = auth === "header" ? { headers: headers ?? { Authorization: `Bearer ${key}` } } : undefined;
   const token = auth === "query" ? key : undefined;
   const [control, stream] = await Promise.all(
     ["control", "stream"].map((channel) => openSocket(relayUrl(standIn, connectionId, runtime, channel, token), options)),

@@ -12,6 +12,7 @@ import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cloudTarget, startStack } from "../../scripts/demo-stack.mjs";
+import { openRelay, rest, runTurn, startRuntime } from "../cloud/client.mjs";
 import { launchChromium } from "./support/chromium.mjs";
 import { readTranscript, send, waitIdle } from "./support/page-reader.mjs";
 
@@ -63,6 +64,42 @@ after(async () => {
   if (page && !page.isClosed()) await page.screenshot({ path: join(artifacts, "demo-cloud-e2e-last.png"), fullPage: true }).catch(() => {});
   await browser?.close();
   await stack?.stop();
+});
+
+test("a client holding only the relay's ticket runs a turn through letta-relay --cloud: REST, a managed sandbox, both status sockets", { timeout: 120_000 }, async () => {
+  const { standIn } = stack.cloud;
+  const ticket = (await fetch(new URL("/ticket", stack.url))).headers.get("set-cookie").split(";")[0];
+  const viaRelay = { url: stack.url.replace(/\/$/, ""), apiKey: null };
+  const call = (method, path, options = {}) => rest(viaRelay, method, path, { ...options, key: null, headers: { Cookie: ticket } });
+  assert.equal((await rest(viaRelay, "GET", "/v1/agents/", { key: null })).status, 401, "no ticket, no call");
+  const agent = await call("POST", "/v1/agents/", { body: { model: "letta/auto", tags: ["origin:letta-code"] } });
+  assert.equal(agent.status, 200, agent.text);
+  const conversation = await call("POST", "/v1/conversations/", { query: { agent_id: agent.body.id }, body: {} });
+  assert.equal(conversation.status, 200, conversation.text);
+  const runtime = { agent_id: agent.body.id, conversation_id: conversation.body.id };
+  const sandbox = await call("POST", `/v1/agents/${runtime.agent_id}/sandboxes`, { body: { conversationId: runtime.conversation_id } });
+  assert.equal(sandbox.status, 200, sandbox.text);
+  const environment = await call("GET", `/v1/environments/${sandbox.body.deviceId}`);
+  assert.equal(typeof environment.body.connectionId, "string", environment.text);
+
+  const relay = await openRelay(viaRelay, environment.body.connectionId, runtime, { headers: { Cookie: ticket } });
+  try {
+    await startRuntime(relay, runtime);
+    const finished = await runTurn(relay, runtime, `raw turn ${MARKER}`);
+    assert.equal(finished.type, "turn_finished");
+    const deltas = relay.of("stream_delta");
+    assert.ok(deltas.length > 0 && deltas.every((d) => d.channel === "stream"), "stream deltas on the stream socket");
+    const reply = deltas
+      .filter((d) => d.frame.delta?.message_type === "assistant_message")
+      .map((d) => (typeof d.frame.delta.content === "string" ? d.frame.delta.content : (d.frame.delta.content ?? []).map((c) => c.text ?? "").join("")))
+      .join("");
+    assert.match(reply, new RegExp(`raw turn ${MARKER}`), "the scripted model quoted the message");
+  } finally {
+    relay.close();
+  }
+  const mine = standIn.records.connections.filter((c) => c.conversationId === runtime.conversation_id);
+  assert.deepEqual(mine.map((c) => `${c.channel}:${c.auth}`).sort(), ["control:header", "stream:header"], "the relay authenticated both sockets by header");
+  assert.deepEqual(standIn.records.unauthorized, [], "every call that reached the stand-in had the key");
 });
 
 test("in Cloud mode the demo page runs a turn on a managed sandbox, and the API key stays in the relay", { timeout: 300_000 }, async (t) => {
