@@ -8,7 +8,7 @@
 //! [`CLOSE_DRAIN_MS`], while the server still works on our turns (`is_settling`), and a session
 //! whose own input is stalled asks the server to pump again (`resume_queue`).
 
-use super::core::{Effect, Phase, SessionCore};
+use super::core::{Effect, Phase, SessionCore, Target};
 use super::error::SessionError;
 use crate::protocol::commands::{Command, RuntimeRequest};
 use crate::protocol::EventIds;
@@ -22,6 +22,15 @@ impl SessionCore {
         self.drain_deadline = None;
         if self.closed {
             return;
+        }
+        if self.phase == Phase::Ready && !self.has_in_flight_turn() {
+            if let (Target::Cloud { .. }, Some(runtime)) = (&self.config.target, &self.runtime) {
+                // Spec §3.11: a Cloud session dropped while idle reopens on the next send.
+                self.recovering = Some(runtime.clone());
+                self.phase = Phase::Connecting;
+                self.reject_all(SessionError::connection("App-server socket closed"));
+                return;
+            }
         }
         self.closed = true;
         if self.phase != Phase::Ready {
