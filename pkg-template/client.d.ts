@@ -43,12 +43,21 @@ export type InitInput =
   | WasmModule
   | Promise<Response | ArrayBuffer | ArrayBufferView | WasmModule>;
 
+/** `init({ cloud: true })`: load the Cloud build (the same module plus `backend: "cloud"`). */
+export interface CloudInitInput {
+  cloud: true;
+  /** Where (or what) the Cloud build's `.wasm` is (default: `wasm/web-cloud/` in the package). */
+  module_or_path?: InitInput;
+}
+
 /**
  * Instantiates the WebAssembly module. Browsers and bundlers: `await init()` once before
  * anything else (it fetches the `.wasm` next to the package unless `input` says otherwise;
- * memoized; a failed attempt can be retried). Node: instantiated on import; a no-op.
+ * memoized; a failed attempt can be retried); `await init({ cloud: true })` instead for
+ * `backend: "cloud"` (a larger build that app-server-only pages never fetch). Node and React
+ * Native: instantiated on import, Cloud included; a no-op.
  */
-export declare function init(input?: InitInput): Promise<void>;
+export declare function init(input?: InitInput | CloudInitInput): Promise<void>;
 
 /**
  * The portable Letta Agent SDK client. `backend: "remote"` talks to a Letta Code app server over

@@ -1,15 +1,19 @@
-// LettaAgentClient: the portable client (remote backend). Options are validated by options.js;
+// LettaAgentClient: the portable client. Remote backend: options are validated by options.js;
 // sessions, `createAgent()` and the management facades each run a Rust SessionDriver
-// (src/js/session.rs: the session core and its socket).
+// (src/js/session.rs: the session core and its socket). Cloud backend: a CloudBackend
+// (cloud.js, loaded with the Cloud build) answers the same facades over REST.
 
 import { clientConfig } from "./options.js";
-import { wasm } from "./runtime.js";
+import { cloudWasm, wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
 import { LettaCodeSession, newDriver } from "./session.js";
 import { asyncDisposeSymbol, isNonEmptyString, parse } from "./values.js";
 
 const cloudOnly = (what) =>
   typedError("LettaUnsupportedError", "unsupported", `${what} is only available with backend: "cloud".`);
+const throwCloudOnly = (what) => {
+  throw cloudOnly(what);
+};
 
 /**
  * The wire form of `source`: the members named in `names` (space-separated, in wire order; all
@@ -38,6 +42,8 @@ export class LettaAgentClient {
   #connection;
   #closed = false;
   #management = null;
+  /** The CloudBackend of a `backend: "cloud"` client (else `null`). */
+  #cloud = null;
 
   constructor(options) {
     wasm(); // the typed "not initialized" error comes first
@@ -48,9 +54,19 @@ export class LettaAgentClient {
     if (WebSocket !== undefined && typeof WebSocket !== "function") {
       throw invalidArgument("Invalid WebSocket. Expected a WebSocket constructor.");
     }
-    const client = clientConfig(JSON.parse(JSON.stringify(rest)));
-    this.backend = "remote";
-    this.#connection = { client, WebSocket, nonce: wasm().SessionDriver.requestNonce() };
+    const nonce = wasm().SessionDriver.requestNonce();
+    if (rest.backend === "cloud") {
+      const bindings = cloudWasm();
+      if (bindings === null) {
+        throw typedError("LettaNotInitializedError", "not_initialized", 'backend: "cloud" needs `await init({ cloud: true })`.');
+      }
+      this.#cloud = new bindings.CloudBackend(bindings.CloudClient, rest, globalThis.process?.env, _fetch);
+      this.backend = "cloud";
+      this.#connection = { cloud: this.#cloud, WebSocket, nonce };
+    } else {
+      this.backend = "remote";
+      this.#connection = { client: clientConfig(JSON.parse(JSON.stringify(rest))), WebSocket, nonce };
+    }
     this.agents = this.#agents();
     this.conversations = this.#conversations();
     this.models = { list: () => this.#managed((driver) => driver.listModels()) };
@@ -66,11 +82,11 @@ export class LettaAgentClient {
   }
 
   get repositories() {
-    throw cloudOnly("client.repositories");
+    return this.#cloud?.repositories ?? throwCloudOnly("client.repositories");
   }
 
   get computers() {
-    throw cloudOnly("client.computers");
+    return this.#cloud?.computers ?? throwCloudOnly("client.computers");
   }
 
   #live() {
@@ -80,6 +96,7 @@ export class LettaAgentClient {
 
   /** Creates an agent (through a short-lived session in create-agent mode); returns its id. */
   async createAgent(options = {}) {
+    if (this.#cloud) return this.#live().cloud.createAgent(options ?? {});
     const session = new LettaCodeSession(this.#live(), { kind: "createAgent", options: options ?? {} }, {});
     try {
       const { agentId } = await session.ready();
@@ -151,7 +168,8 @@ export class LettaAgentClient {
 
   /** Runs `use(driver)` on the pooled management connection, reconnecting if it dropped. */
   async #managed(use) {
-    this.#live();
+    const { cloud } = this.#live();
+    if (cloud) return parse(await use(cloud));
     let pool = this.#management;
     if (pool !== null) {
       const driver = await pool.catch(() => null);
@@ -180,6 +198,7 @@ export class LettaAgentClient {
   }
 
   #agents() {
+    const cloud = this.#cloud;
     return {
       list: async (options = {}) => {
         const query = wire(options, "before after limit order orderBy query:query_text name tags matchAllTags include");
@@ -196,7 +215,7 @@ export class LettaAgentClient {
         await this.#request("agent_delete", { agent_id: nonEmptyId(agentId, "agent") });
       },
       get repositories() {
-        throw cloudOnly("client.agents.repositories");
+        return cloud?.agentRepositories ?? throwCloudOnly("client.agents.repositories");
       },
     };
   }

@@ -31,16 +31,14 @@ function positiveInteger(value) {
 }
 
 /**
- * Validates `new LettaAgentClient(options)` (JSON view, WebSocket removed); returns
+ * Validates `new LettaAgentClient(options)` of the remote backend (JSON view, WebSocket removed;
+ * `backend: "cloud"` options are validated in Rust, src/cloud/config.rs); returns
  * `{url, authToken, requestTimeoutMs, pinGlobalAgent}` with the URL normalized.
  */
 export function clientConfig(o) {
   if (!isObject(o)) throw invalidArgument("LettaAgentClient options must be an object.");
   const backend = o.backend;
   if (backend == null || backend === "local") throw invalidArgument(PORTABLE_BACKEND_ERROR);
-  if (backend === "cloud") {
-    throw unsupported('backend: "cloud" is not supported by this client yet; use backend: "remote".');
-  }
   if (backend !== "remote") {
     throw invalidArgument(`Invalid Letta Code backend '${shown(backend)}'. Valid values: local, remote, cloud.`);
   }

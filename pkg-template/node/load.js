@@ -3,10 +3,11 @@
 import { readFileSync } from "node:fs";
 import * as glue from "../wasm/node/letta_agent_wasm.js";
 import { install, isReady } from "../lib/runtime.js";
+import { CloudBackend } from "../lib/cloud.js";
 
 if (!isReady()) {
   const exports = glue.initSync({ module: readFileSync(new URL("../wasm/node/letta_agent_wasm_bg.wasm", import.meta.url)) });
-  install(glue, exports);
+  install({ ...glue, CloudBackend }, exports);
 }
 
 /** Already done on import in Node; kept so that code written for browsers runs unchanged. */

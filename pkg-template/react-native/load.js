@@ -5,8 +5,9 @@
 // polyfills for the two encoders (see the package README).
 import * as glue from "../wasm/rn/letta_agent_wasm.js";
 import { install, isReady } from "../lib/runtime.js";
+import { CloudBackend } from "../lib/cloud.js";
 
-if (!isReady()) install(glue);
+if (!isReady()) install({ ...glue, CloudBackend });
 
 /** Already done on import; kept so that code written for browsers runs unchanged. */
 export async function init() {}

@@ -2,6 +2,8 @@
 //! operation, typed arguments, Promises for API calls and typed errors ([`error`]). The
 //! hand-written JS wrapper in `pkg-template/` is the public API; these names are internal.
 
+#[cfg(feature = "cloud")]
+pub mod cloud;
 pub mod error;
 pub mod json_array;
 pub mod session;

@@ -1,10 +1,12 @@
-//! The only code that does I/O (wasm32 only): the WebSocket ([`socket`]), the timer and clock
+//! The only code that does I/O (wasm32 only): the WebSocket ([`socket`]), `fetch` for Cloud REST (`fetch`, feature `cloud`), the timer and clock
 //! ([`timer`]), request-id nonces from the platform's randomness ([`random`]), and the driver
 //! that runs a sans-IO [`SessionCore`](crate::session::SessionCore) on them ([`driver`]). The
 //! core stays pure; this layer feeds it socket events and the clock and executes the effects it
 //! hands back.
 
 pub mod driver;
+#[cfg(feature = "cloud")]
+pub mod fetch;
 pub mod random;
 pub mod socket;
 pub mod timer;

@@ -15,6 +15,7 @@
 //   offlinePolls              a new sandbox's environment reads offline for its first N polls
 //   legacySandboxes           sandbox creation does not echo conversationId (agent-scoped)
 //   dropMidTurn               both sockets close right after the next relayed stream_delta (once)
+// CORS: any origin may call the REST routes (browser tests serve their page from another port).
 // and `standIn.dropSockets()` closes every relayed session now (an idle drop).
 import { createHash, randomUUID } from "node:crypto";
 import { createServer } from "node:http";
@@ -262,6 +263,18 @@ export async function startCloudStandIn({ appServer, apiKey, defaultModel, timeL
   }
 
   async function handle(request, response) {
+    // Browsers call the REST API cross-origin (the test page is served elsewhere), as they do
+    // Letta Cloud's: allow any origin and answer preflights, without credentials (the key
+    // travels in the Authorization header, never in a cookie).
+    response.setHeader("access-control-allow-origin", "*");
+    if (request.method === "OPTIONS") {
+      response.writeHead(204, {
+        "access-control-allow-methods": "GET, POST, PATCH, DELETE",
+        "access-control-allow-headers": request.headers["access-control-request-headers"] ?? "*",
+        "access-control-max-age": "600",
+      });
+      return response.end();
+    }
     const url = new URL(request.url, "http://stand-in");
     const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? "")?.[1];
     const query = Object.fromEntries(url.searchParams);

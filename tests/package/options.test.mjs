@@ -24,7 +24,9 @@ test("client options fail with the reference texts", () => {
   throwsTyped(() => new LettaAgentClient({}), portable);
   throwsTyped(() => new LettaAgentClient({ backend: "local" }), portable);
   throwsTyped(() => new LettaAgentClient({ backend: "nope" }), "Invalid Letta Code backend 'nope'. Valid values: local, remote, cloud.");
-  throwsTyped(() => new LettaAgentClient({ backend: "cloud" }), /not supported by this client yet/, "LettaUnsupportedError");
+  // Cloud options are validated in Rust (src/cloud/config.rs) when the client is made.
+  assert.equal(new LettaAgentClient({ backend: "cloud", apiKey: "k" }).backend, "cloud");
+  throwsTyped(() => new LettaAgentClient({ backend: "cloud", webSocketAuth: "x" }), "Invalid webSocketAuth. Valid values: header, query.");
   throwsTyped(() => new LettaAgentClient({ backend: "remote" }), "LettaAgentClient remote backend requires a non-empty url.");
   throwsTyped(() => new LettaAgentClient({ backend: "remote", url: "  " }), "LettaAgentClient remote backend requires a non-empty url.");
   throwsTyped(() => new LettaAgentClient({ ...remote, authToken: " " }), "app-server auth token must not be empty");

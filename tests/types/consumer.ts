@@ -118,6 +118,7 @@ async function collectTurn(session: LettaCodeSession): Promise<SDKResultMessage 
 export async function main(url: string, token: string): Promise<void> {
   await init();
   await init(new URL("./letta_agent_wasm_bg.wasm", "https://example.test/assets/"));
+  await init({ cloud: true });
   await root.init(fetch("/letta_agent_wasm_bg.wasm"));
 
   const options: PortableLettaAgentClientOptions = {

@@ -1,0 +1,136 @@
+// The Cloud half of `LettaAgentClient` (`backend: "cloud"`): a Rust `CloudClient`
+// (src/js/cloud.rs: the options, `fetch`, one method per REST call) and the facades that only
+// Cloud has (`client.repositories`, `client.computers`, `client.agents.repositories`).
+//
+// `agents`, `conversations` and `models` are the same facades as on the remote backend
+// (agent-client.js): they call `management(type, json)` with the app server's management
+// command names, which `CloudBackend.management` maps to the REST calls, returning the same
+// shapes. Browsers load this module with the Cloud build (browser/cloud-load.js), so it keeps
+// no state of its own and imports nothing that has any.
+
+import { isNonEmptyString } from "./values.js";
+
+const json = (value) => JSON.stringify(value ?? {});
+const parse = (text) => (text === undefined ? undefined : JSON.parse(text));
+
+/** `{type: "repository", repositoryId}` ids and other ids the facades check before a call. */
+function required(value, what) {
+  if (!isNonEmptyString(value)) {
+    const error = new Error(`Invalid ${what}. Expected a non-empty string.`);
+    error.name = "LettaInvalidArgumentError";
+    error.code = "invalid_argument";
+    throw error;
+  }
+  return value;
+}
+
+/** The Cloud backend of one client. */
+export class CloudBackend {
+  /**
+   * `options`: the client options without functions and the WebSocket constructor; `env`: the
+   * `LETTA_API_KEY` / `LETTA_CLOUD_API_KEY` fallbacks (Node); `fetch`: the `fetch` option.
+   * Throws the typed validation errors of the options.
+   */
+  constructor(CloudClient, options, env, fetch) {
+    this.client = new CloudClient(json(options), env?.LETTA_API_KEY, env?.LETTA_CLOUD_API_KEY, fetch);
+    this.repositories = this.#repositories();
+    this.computers = this.#computers();
+    this.agentRepositories = this.#agentRepositories();
+  }
+
+  /**
+   * One management command of the shared facades (its wire `type` and fields), answered over
+   * REST in the shape the app server gives: resolves with JSON text.
+   */
+  async management(type, fieldsJson) {
+    const c = this.client;
+    const f = JSON.parse(fieldsJson);
+    const call = {
+      agent_list: async () => ({ agents: parse(await c.agentsList(json(f.query))) }),
+      agent_retrieve: async () => ({ agent: parse(await c.agentsRetrieve(f.agent_id)) }),
+      agent_update: async () => ({ agent: parse(await c.agentsUpdate(f.agent_id, json(f.body))) }),
+      agent_delete: async () => (await c.agentsDelete(f.agent_id), {}),
+      conversation_list: async () => ({ conversations: parse(await c.conversationsList(json(f.query))) }),
+      conversation_retrieve: async () => ({
+        conversation: parse(await c.conversationsRetrieve(f.conversation_id)),
+      }),
+      conversation_create: async () => ({ conversation: parse(await c.conversationsCreate(json(f.body))) }),
+      conversation_update: async () => ({
+        conversation: parse(await c.conversationsUpdate(f.conversation_id, json(f.body))),
+      }),
+      conversation_fork: async () => ({
+        conversation: { id: parse(await c.conversationsFork(f.conversation_id, f.body?.message_id, f.body?.hidden)) },
+      }),
+      conversation_messages_list: async () => parse(await c.conversationsListMessages(f.conversation_id, json(f.query))),
+    }[type];
+    return JSON.stringify(await call());
+  }
+
+  /** `models.list()`: resolves with JSON text. */
+  listModels() {
+    return this.client.modelsList();
+  }
+
+  /** `createAgent(options)`: the new agent's id. */
+  async createAgent(options) {
+    return parse(await this.client.createAgent(json(options)));
+  }
+
+  #repositories() {
+    const c = this.client;
+    const id = (repositoryId) => required(repositoryId, "repository id");
+    return {
+      create: async ({ name } = {}) => parse(await c.repositoriesCreate(required(name, "repository name"))),
+      list: async ({ limit, offset } = {}) => parse(await c.repositoriesList(limit, offset)),
+      get: async (repositoryId) => parse(await c.repositoriesGet(id(repositoryId))),
+      delete: async (repositoryId) => {
+        await c.repositoriesDelete(id(repositoryId));
+      },
+      files: {
+        list: async (repositoryId, options = {}) => parse(await c.repositoryFilesList(id(repositoryId), json(options))),
+        create: async (repositoryId, { path, content } = {}) =>
+          parse(await c.repositoryFilesCreate(id(repositoryId), required(path, "file path"), content ?? "")),
+        read: async (repositoryId, { path, ref } = {}) =>
+          parse(await c.repositoryFilesRead(id(repositoryId), required(path, "file path"), ref)),
+        update: async (repositoryId, options = {}) => parse(await c.repositoryFilesUpdate(id(repositoryId), json(options))),
+        delete: async (repositoryId, { path } = {}) => {
+          await c.repositoryFilesDelete(id(repositoryId), required(path, "file path"));
+        },
+      },
+      versions: {
+        list: async (repositoryId, { path, limit } = {}) => parse(await c.repositoryVersionsList(id(repositoryId), path, limit)),
+        get: async (repositoryId, sha, { path } = {}) =>
+          parse(await c.repositoryVersionsGet(id(repositoryId), required(sha, "version sha"), path)),
+      },
+    };
+  }
+
+  #computers() {
+    const c = this.client;
+    return {
+      list: async (options = {}) => parse(await c.computersList(json(options))),
+      get: async (deviceId) => parse(await c.computersGet(required(deviceId, "device id"))),
+      resolve: async (selector) => parse(await c.computersResolve(json(selector))),
+    };
+  }
+
+  #agentRepositories() {
+    const c = this.client;
+    const agent = (agentId) => required(agentId, "agent id");
+    return {
+      list: async (agentId) => parse(await c.agentRepositoriesList(agent(agentId))),
+      attach: async (agentId, repositoryId, options = {}) =>
+        parse(
+          await c.agentRepositoriesAttach(
+            agent(agentId),
+            required(repositoryId, "repository id"),
+            options?.permissions,
+            options?.recompile !== false,
+          ),
+        ),
+      detach: async (agentId, repositoryId, options = {}) => {
+        await c.agentRepositoriesDetach(agent(agentId), required(repositoryId, "repository id"), options?.recompile !== false);
+      },
+    };
+  }
+}
