@@ -8,5 +8,7 @@ pub mod driver;
 #[cfg(feature = "cloud")]
 pub mod fetch;
 pub mod random;
+#[cfg(feature = "cloud")]
+pub mod relay_link;
 pub mod socket;
 pub mod timer;
