@@ -4,6 +4,8 @@
 //! core stays pure; this layer feeds it socket events and the clock and executes the effects it
 //! hands back.
 
+#[cfg(feature = "cloud")]
+pub mod cloud_session;
 pub mod driver;
 #[cfg(feature = "cloud")]
 pub mod fetch;

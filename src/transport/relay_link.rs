@@ -29,6 +29,8 @@ struct Inner {
     /// Events that came before a sink was set.
     held: Vec<SocketEvent>,
     sink: Option<Sink>,
+    /// Called when an event is held (wakes [`RelayLink::wait_open`]).
+    notify: Option<js_sys::Function>,
     /// Texts that must not appear in an event: the URLs and the key.
     secrets: Vec<String>,
 }
@@ -71,6 +73,7 @@ impl RelayLink {
             timer_at: None,
             held: Vec::new(),
             sink: None,
+            notify: None,
             secrets,
         }));
         let link = RelayLink { inner };
@@ -106,9 +109,31 @@ impl RelayLink {
         redact(text, &self.inner.borrow().secrets)
     }
 
-    /// Takes the events held while no sink was set (the open-wait reads them).
-    pub fn take_held(&self) -> Vec<SocketEvent> {
-        std::mem::take(&mut self.inner.borrow_mut().held)
+    /// Resolves once both sockets are open, or with the (redacted) detail of the failure.
+    /// Frames that come meanwhile stay held for the sink.
+    #[cfg(feature = "cloud")]
+    pub async fn wait_open(&self) -> Result<(), String> {
+        loop {
+            {
+                let inner = self.inner.borrow();
+                if inner.relay.is_open() {
+                    return Ok(());
+                }
+                for event in &inner.held {
+                    match event {
+                        SocketEvent::Error(detail) => return Err(detail.clone()),
+                        SocketEvent::Closed => {
+                            return Err("the socket closed before it opened".to_owned())
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            let promise = js_sys::Promise::new(&mut |resolve, _| {
+                self.inner.borrow_mut().notify = Some(resolve);
+            });
+            let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        }
     }
 
     /// Both sockets are open.
@@ -249,7 +274,16 @@ fn emit(inner: &Rc<RefCell<Inner>>, event: SocketEvent) {
                 state.sink = Some(sink);
             }
         }
-        None => inner.borrow_mut().held.push(event),
+        None => {
+            let notify = {
+                let mut state = inner.borrow_mut();
+                state.held.push(event);
+                state.notify.take()
+            };
+            if let Some(notify) = notify {
+                let _ = notify.call0(&wasm_bindgen::JsValue::NULL);
+            }
+        }
     }
 }
 
