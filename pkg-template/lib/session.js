@@ -55,6 +55,7 @@ export class LettaCodeSession {
   #initializing = null;
   /** A Cloud reopen after an idle drop, shared by concurrent callers. */
   #reopening = null;
+  #sandbox;
   #info = null;
   #closed = false;
   #deviceListeners = new Set();
@@ -136,6 +137,27 @@ export class LettaCodeSession {
   /** `<agentId>:<conversationId>` (just the conversation id when agent-free), once started. */
   get sessionId() {
     return this.#info?.sessionId ?? null;
+  }
+
+  /**
+   * Cloud only: file transfer with the session's managed sandbox (spec §4.8; files live under
+   * `/root/downloads`). With an explicit computer both methods reject with the spec's error.
+   */
+  get sandbox() {
+    if (!this.#connection.cloud) return undefined;
+    this.#sandbox ??= {
+      uploadFiles: async (files) => {
+        if (!Array.isArray(files)) throw invalidArgument("Cloud sandbox file upload requires at least one file.");
+        const list = files.map((file) => ({ name: file?.name, content: file?.data }));
+        await this.#ensureInitialized();
+        return parse(await this.#live().sandboxUpload(list));
+      },
+      downloadFile: async (path) => {
+        await this.#ensureInitialized();
+        return this.#live().sandboxDownload(typeof path === "string" ? path : "");
+      },
+    };
+    return this.#sandbox;
   }
 
   #live() {

@@ -69,3 +69,31 @@ pub(super) fn before_turn(connector: Rc<CloudConnector>) -> Promise {
 pub(super) fn close(connector: Rc<CloudConnector>) {
     spawn_local(async move { connector.close().await });
 }
+
+fn unavailable() -> JsValue {
+    cloud_error(&crate::cloud::files::computer_error())
+}
+
+/// `sandboxUpload`: the connector's upload as a Promise of JSON text.
+pub(super) fn upload(connector: Option<Rc<CloudConnector>>, files: JsValue) -> Promise {
+    future_to_promise(async move {
+        let connector = connector.ok_or_else(unavailable)?;
+        let json = connector
+            .upload(&files)
+            .await
+            .map_err(|e| cloud_error(&e))?;
+        Ok(json.into())
+    })
+}
+
+/// `sandboxDownload`: the connector's download as a Promise of a `Uint8Array`.
+pub(super) fn download(connector: Option<Rc<CloudConnector>>, path: String) -> Promise {
+    future_to_promise(async move {
+        let connector = connector.ok_or_else(unavailable)?;
+        let bytes = connector
+            .download(&path)
+            .await
+            .map_err(|e| cloud_error(&e))?;
+        Ok(bytes.into())
+    })
+}

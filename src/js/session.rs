@@ -112,10 +112,10 @@ impl SessionDriver {
 
     /// Runs before `send()` writes input: a Cloud managed sandbox is refreshed (its 404
     /// rejects with `CloudManagedSandboxExpiredError`); resolves at once otherwise.
+    #[cfg(feature = "cloud")]
     #[wasm_bindgen(js_name = beforeTurn)]
     pub fn before_turn(&self) -> Promise {
         match self.live().as_deref().map(|s| &s.connector) {
-            #[cfg(feature = "cloud")]
             Some(Connector::Cloud(connector)) => {
                 super::cloud_session::before_turn(connector.clone())
             }
@@ -123,7 +123,23 @@ impl SessionDriver {
         }
     }
 
+    /// `session.sandbox.uploadFiles(files)` (`[{name, content}]`): resolves with `{files}`
+    /// (JSON); a Cloud managed sandbox only.
+    #[cfg(feature = "cloud")]
+    #[wasm_bindgen(js_name = sandboxUpload)]
+    pub fn sandbox_upload(&self, files: JsValue) -> Promise {
+        super::cloud_session::upload(self.cloud_connector(), files)
+    }
+
+    /// `session.sandbox.downloadFile(path)`: resolves with a `Uint8Array`.
+    #[cfg(feature = "cloud")]
+    #[wasm_bindgen(js_name = sandboxDownload)]
+    pub fn sandbox_download(&self, path: String) -> Promise {
+        super::cloud_session::download(self.cloud_connector(), path)
+    }
+
     /// A Cloud session whose transport dropped while idle: `connect()` reopens it.
+    #[cfg(feature = "cloud")]
     #[wasm_bindgen(js_name = isIdleDisconnected)]
     pub fn is_idle_disconnected(&self) -> bool {
         self.live()
@@ -341,6 +357,15 @@ impl SessionDriver {
 }
 
 impl SessionDriver {
+    /// The Cloud connector (`None` for a remote or released session).
+    #[cfg(feature = "cloud")]
+    fn cloud_connector(&self) -> Option<Rc<crate::transport::cloud_session::CloudConnector>> {
+        match &self.live()?.connector {
+            Connector::Cloud(connector) => Some(connector.clone()),
+            Connector::Remote { .. } => None,
+        }
+    }
+
     /// A driver for the wrapper's validated `config` (JSON) opening its transport with
     /// `connector`.
     pub(super) fn with_connector(

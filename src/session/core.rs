@@ -49,7 +49,9 @@ pub enum Target {
     Management,
     /// A Cloud session (spec §4.6) whose runtime was resolved over REST (`crate::cloud::start`):
     /// the Cloud `runtime_start` (no create fields), then the un-correlated `sync`. After an
-    /// idle transport drop the session reopens on the same runtime (spec §3.11).
+    /// idle transport drop the session reopens on the same runtime (spec §3.11). Only with the
+    /// `cloud` feature (and in tests): the browser `/client` build has no Cloud sessions.
+    #[cfg(any(test, feature = "cloud"))]
     Cloud { runtime: Runtime },
 }
 
@@ -155,6 +157,7 @@ pub struct SessionCore {
     pub(super) recent_frames: RecentFrames,
     /// A Cloud session whose transport dropped while idle: the next start reopens the runtime
     /// it had (`Some`), keeping the stream and its coordinator.
+    #[cfg(any(test, feature = "cloud"))]
     pub(super) recovering: Option<Runtime>,
 }
 
@@ -185,6 +188,7 @@ impl SessionCore {
             drain_deadline: None,
             closed: false,
             recent_frames: RecentFrames::default(),
+            #[cfg(any(test, feature = "cloud"))]
             recovering: None,
         }
     }

@@ -8,7 +8,7 @@
 //! [`CLOSE_DRAIN_MS`], while the server still works on our turns (`is_settling`), and a session
 //! whose own input is stalled asks the server to pump again (`resume_queue`).
 
-use super::core::{Effect, Phase, SessionCore, Target};
+use super::core::{Effect, Phase, SessionCore};
 use super::error::SessionError;
 use crate::protocol::commands::{Command, RuntimeRequest};
 use crate::protocol::EventIds;
@@ -23,14 +23,9 @@ impl SessionCore {
         if self.closed {
             return;
         }
-        if self.phase == Phase::Ready && !self.has_in_flight_turn() {
-            if let (Target::Cloud { .. }, Some(runtime)) = (&self.config.target, &self.runtime) {
-                // Spec §3.11: a Cloud session dropped while idle reopens on the next send.
-                self.recovering = Some(runtime.clone());
-                self.phase = Phase::Connecting;
-                self.reject_all(SessionError::connection("App-server socket closed"));
-                return;
-            }
+        #[cfg(any(test, feature = "cloud"))]
+        if self.cloud_idle_drop() {
+            return;
         }
         self.closed = true;
         if self.phase != Phase::Ready {

@@ -21,19 +21,6 @@ use serde::Serialize;
 const ENABLE_MEMFS_TIMEOUT_MS: u64 = 180_000;
 
 impl SessionCore {
-    /// Sets the runtime a Cloud session resolved over REST (before its transport opens).
-    pub fn set_cloud_runtime(&mut self, runtime: Runtime) {
-        if self.phase == Phase::Connecting && self.recovering.is_none() {
-            self.config.target = Target::Cloud { runtime };
-        }
-    }
-
-    /// True while a Cloud session waits to reopen its transport after an idle drop: the next
-    /// `send()` / `ready()` reconnects first (spec §3.11).
-    pub fn is_idle_disconnected(&self) -> bool {
-        self.recovering.is_some() && self.phase == Phase::Connecting && !self.closed
-    }
-
     /// First step once the socket is open.
     pub(super) fn start(&mut self, now: u64) {
         match &self.config.target {
@@ -55,6 +42,7 @@ impl SessionCore {
         let request_id = self.ids.next("runtime-start");
         let options = &self.config.options;
         let mut start = match &self.config.target {
+            #[cfg(any(test, feature = "cloud"))]
             Target::Cloud { runtime } => {
                 crate::cloud::start::runtime_start(&request_id, options.mode, runtime)
             }
@@ -104,7 +92,9 @@ impl SessionCore {
                     })
                 }
             },
-            Target::Management | Target::Cloud { .. } => {}
+            Target::Management => {}
+            #[cfg(any(test, feature = "cloud"))]
+            Target::Cloud { .. } => {}
         }
         self.phase = Phase::Starting;
         self.request(
@@ -201,17 +191,9 @@ impl SessionCore {
             tools.push(tool.name.clone());
         }
         self.tools = tools;
-        if matches!(self.config.target, Target::Cloud { .. }) {
-            // Spec §4.6: right after the start, the un-correlated sync.
-            self.write(crate::cloud::relay::sync_frame(&runtime));
-        }
-        if let Some(previous) = self.recovering.take() {
-            // Idle recovery: same runtime, same stream; the post-start steps were done.
-            crate::cloud::relay::check_recovered_runtime(&previous, &runtime)
-                .map_err(|e| SessionError::connection(e.message))?;
-            self.runtime = Some(runtime);
-            self.finish_start();
-            return Ok(());
+        #[cfg(any(test, feature = "cloud"))]
+        if let Some(outcome) = self.cloud_started(&runtime) {
+            return outcome;
         }
         let options = &self.config.options;
         let coordinator = CoordinatorConfig {
@@ -292,7 +274,7 @@ impl SessionCore {
         }
     }
 
-    fn finish_start(&mut self) {
+    pub(super) fn finish_start(&mut self) {
         self.phase = Phase::Ready;
         let info = self.init_info();
         self.settle_init(Ok(info));

@@ -9,28 +9,29 @@
 //! The pure machines decide; this module only performs their requests with [`Fetch`], sleeps
 //! and waits on sockets.
 
+use super::cloud_sandbox::SandboxRunner;
 use super::driver::Driver;
 use super::fetch::{Fetch, Response};
 use super::relay_link::RelayLink;
-use super::timer::{now, sleep, Timer};
+use super::timer::{now, sleep};
 use crate::cloud::config::CloudConfig;
 use crate::cloud::error::{CloudError, CloudResult};
+use crate::cloud::files;
 use crate::cloud::http::{HttpRequest, RequestBuilder};
 use crate::cloud::relay::{self, OpenFailure, OPEN_ATTEMPTS};
 use crate::cloud::rest::{self, EphemeralConversationBody};
-use crate::cloud::sandbox::{Effect, Reply, SandboxLifecycle};
+use crate::cloud::sandbox::{Reply, SandboxLifecycle};
 use crate::cloud::selector::{self, ComputerSelector, Resolution};
 use crate::cloud::start::{
     self, Conversation, RepositoryResource, Resolved, RuntimeResolver, Step,
 };
 use crate::cloud::target::{session_target, SessionTarget};
 use crate::protocol::Runtime;
-use js_sys::{Function, Promise};
+use js_sys::Function;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{spawn_local, JsFuture};
 
 #[wasm_bindgen]
 extern "C" {
@@ -67,6 +68,8 @@ pub struct CloudConnector {
     target: SessionTarget,
     resolved: RefCell<Option<Resolved>>,
     placement: RefCell<Option<Rc<Placement>>>,
+    /// Set by [`CloudConnector::close`]: a start still running stops and undoes what it made.
+    closed: std::cell::Cell<bool>,
 }
 
 fn text(value: &Value, key: &str) -> Option<String> {
@@ -134,6 +137,7 @@ impl CloudConnector {
             target,
             resolved: RefCell::new(None),
             placement: RefCell::new(None),
+            closed: std::cell::Cell::new(false),
         })
     }
 
@@ -163,6 +167,11 @@ impl CloudConnector {
         let runtime = self.runtime();
         for attempt in 1..=OPEN_ATTEMPTS {
             let connection_id = self.connection(first && attempt == 1).await?;
+            if self.closed.get() {
+                // Closed during the start: what the start made (a sandbox) is undone here.
+                self.release().await;
+                return Err(CloudError::connection("Session is closed"));
+            }
             let endpoints = relay::endpoints(&self.config, &connection_id, &runtime)?;
             let opened = match RelayLink::open(
                 &endpoints,
@@ -175,6 +184,11 @@ impl CloudConnector {
                 Err(detail) => Err(detail),
             };
             match opened {
+                Ok(link) if self.closed.get() => {
+                    drop(link);
+                    self.release().await;
+                    return Err(CloudError::connection("Session is closed"));
+                }
                 Ok(link) => {
                     driver.attach_relay(link);
                     return Ok(());
@@ -300,16 +314,73 @@ impl CloudConnector {
         }
     }
 
+    /// The managed sandbox's id after a refresh (file transfers refresh first, spec §4.8).
+    async fn refreshed_sandbox(&self) -> CloudResult<String> {
+        let placement = self.placement.borrow().clone();
+        match placement.as_deref() {
+            Some(Placement::Sandbox(runner)) => {
+                let effects = runner.machine.borrow_mut().before_turn();
+                runner.refreshed(effects).await?;
+                let machine = runner.machine.borrow();
+                let sandbox = machine.sandbox().ok_or_else(files::computer_error)?;
+                Ok(sandbox.sandbox_id.clone())
+            }
+            Some(Placement::Computer(_)) => Err(files::computer_error()),
+            None => Err(CloudError::connection(
+                "Cloud managed sandbox is not available.",
+            )),
+        }
+    }
+
+    /// `session.sandbox.uploadFiles(files)`: `files` is `[{name, content}]` (content a Blob,
+    /// bytes or text); resolves with the validated `{files}` response as JSON text.
+    pub async fn upload(&self, list: &JsValue) -> CloudResult<String> {
+        let names: Vec<Option<String>> = js_sys::Array::from(list)
+            .iter()
+            .map(|file| {
+                js_sys::Reflect::get(&file, &"name".into())
+                    .ok()
+                    .and_then(|n| n.as_string())
+            })
+            .collect();
+        let names: Vec<Option<&str>> = names.iter().map(Option::as_deref).collect();
+        // The names are checked before any request (refresh included).
+        files::upload(&self.rb(), "-", &names)?;
+        let sandbox_id = self.refreshed_sandbox().await?;
+        let request = files::upload(&self.rb(), &sandbox_id, &names)?;
+        let response = self.fetch.send(&request, Some(list)).await?;
+        let uploaded = files::parse_upload(response.as_http())?;
+        Ok(serde_json::to_string(&uploaded).unwrap_or_default())
+    }
+
+    /// `session.sandbox.downloadFile(path)`: the file's bytes.
+    pub async fn download(&self, path: &str) -> CloudResult<js_sys::Uint8Array> {
+        files::download(&self.rb(), "-", path)?;
+        let sandbox_id = self.refreshed_sandbox().await?;
+        let request = files::download(&self.rb(), &sandbox_id, path)?;
+        let response = self.fetch.send(&request, None).await?;
+        files::check_download(response.as_http())?;
+        match response.body {
+            super::fetch::ResponseBody::Bytes(bytes) => Ok(bytes),
+            super::fetch::ResponseBody::Text(text) => Ok(js_sys::Uint8Array::from(text.as_bytes())),
+        }
+    }
+
     /// Close: the sandbox's timer stops, an in-flight refresh is waited for, the sandbox is
     /// terminated with `terminateOnClose`; the session's repositories are detached. Errors are
     /// swallowed.
     pub async fn close(&self) {
+        self.closed.set(true);
+        self.release().await;
+    }
+
+    async fn release(&self) {
         let placement = self.placement.borrow_mut().take();
         if let Some(Placement::Sandbox(runner)) = placement.as_deref() {
             let effects = runner.machine.borrow_mut().close();
             runner.closed(effects).await;
         }
-        let resolved = self.resolved.borrow().clone();
+        let resolved = self.resolved.borrow_mut().take();
         if let Some(resolved) = resolved {
             for request in start::detach_requests(&self.rb(), &resolved) {
                 let _ = self.send(&request).await;
@@ -353,131 +424,4 @@ fn read_resources(value: Option<&Value>) -> CloudResult<Vec<RepositoryResource>>
             })
         })
         .collect()
-}
-
-/// Callers waiting for one kind of sandbox outcome: each gets its own copy.
-type Waiters<T> = RefCell<Vec<(Rc<RefCell<Option<T>>>, Function)>>;
-
-/// Runs one [`SandboxLifecycle`]: performs its requests, wakes it at its deadline, and hands
-/// its outcomes to the callers waiting for them.
-pub struct SandboxRunner {
-    machine: RefCell<SandboxLifecycle>,
-    fetch: Fetch,
-    timer: RefCell<Option<Timer>>,
-    online: Waiters<CloudResult<String>>,
-    refreshed: Waiters<CloudResult<()>>,
-    closed: Waiters<()>,
-}
-
-/// Registers a waiter on `list` and awaits its outcome (`None` if it never came).
-fn register<T>(list: &Waiters<T>) -> impl std::future::Future<Output = Option<T>> {
-    let slot = Rc::new(RefCell::new(None));
-    let mut resolve = None;
-    let promise = Promise::new(&mut |r, _| resolve = Some(r));
-    if let Some(resolve) = resolve {
-        list.borrow_mut().push((slot.clone(), resolve));
-    }
-    async move {
-        let _ = JsFuture::from(promise).await;
-        slot.borrow_mut().take()
-    }
-}
-
-fn settle<T: Clone>(list: &Waiters<T>, value: T) {
-    let waiters: Vec<_> = list.borrow_mut().drain(..).collect();
-    for (slot, resolve) in waiters {
-        *slot.borrow_mut() = Some(value.clone());
-        let _ = resolve.call0(&JsValue::NULL);
-    }
-}
-
-impl SandboxRunner {
-    fn new(fetch: Fetch, machine: SandboxLifecycle) -> Rc<SandboxRunner> {
-        Rc::new(SandboxRunner {
-            machine: RefCell::new(machine),
-            fetch,
-            timer: RefCell::new(None),
-            online: RefCell::default(),
-            refreshed: RefCell::default(),
-            closed: RefCell::default(),
-        })
-    }
-
-    async fn online(self: &Rc<Self>, effects: Vec<Effect>) -> CloudResult<String> {
-        let wait = register(&self.online);
-        self.run(effects);
-        wait.await.unwrap_or_else(|| {
-            Err(CloudError::connection(
-                "Cloud managed sandbox is not available.",
-            ))
-        })
-    }
-
-    async fn refreshed(self: &Rc<Self>, effects: Vec<Effect>) -> CloudResult<()> {
-        let wait = register(&self.refreshed);
-        self.run(effects);
-        wait.await.unwrap_or_else(|| {
-            Err(CloudError::connection(
-                "Cloud managed sandbox is not available.",
-            ))
-        })
-    }
-
-    async fn closed(self: &Rc<Self>, effects: Vec<Effect>) {
-        if effects.is_empty() && !self.machine.borrow().refresh_in_flight() {
-            return;
-        }
-        let wait = register(&self.closed);
-        self.run(effects);
-        wait.await;
-        self.timer.borrow_mut().take();
-    }
-
-    /// Executes the machine's effects (requests in the background), then re-arms the timer.
-    fn run(self: &Rc<Self>, effects: Vec<Effect>) {
-        for effect in effects {
-            match effect {
-                Effect::Send { call, request } => {
-                    let this = self.clone();
-                    spawn_local(async move {
-                        let response = this.fetch.send(&request, None).await;
-                        let effects =
-                            this.machine
-                                .borrow_mut()
-                                .on_reply(call, reply(&response), now());
-                        this.run(effects);
-                    });
-                }
-                Effect::Online { connection_id } => settle(&self.online, Ok(connection_id)),
-                Effect::AcquireFailed(error) => settle(&self.online, Err(error)),
-                Effect::Refreshed(outcome) => settle(&self.refreshed, outcome),
-                Effect::Closed => settle(&self.closed, ()),
-            }
-        }
-        self.arm();
-    }
-
-    fn arm(self: &Rc<Self>) {
-        let deadline = self.machine.borrow().deadline();
-        let mut timer = self.timer.borrow_mut();
-        let Some(at) = deadline else {
-            if let Some(timer) = timer.as_mut() {
-                timer.clear();
-            }
-            return;
-        };
-        let timer = timer.get_or_insert_with(|| {
-            let weak = Rc::downgrade(self);
-            Timer::new(move || {
-                if let Some(this) = weak.upgrade() {
-                    if let Some(timer) = this.timer.borrow_mut().as_mut() {
-                        timer.fired();
-                    }
-                    let effects = this.machine.borrow_mut().on_wake(now());
-                    this.run(effects);
-                }
-            })
-        });
-        timer.arm(at.saturating_sub(now()) as f64);
-    }
 }

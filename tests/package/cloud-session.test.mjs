@@ -224,6 +224,33 @@ test("query() with a computer creates its conversation over REST and starts with
   assert.equal(start[0].conversation_id, cloud.standIn.records.ephemeral[0].id);
 });
 
+test("session.sandbox: upload files, download one back (bytes), computers have none", async () => {
+  const s = client.createSession(agentId, {});
+  const c = client.createSession(agentId, { computer: { connectionId: "conn-stand-in" } });
+  try {
+    const bytes = new Uint8Array([0, 1, 2, 250, 255]);
+    const uploaded = await s.sandbox.uploadFiles([
+      { name: "notes.txt", data: new Blob(["hello sandbox"], { type: "text/plain" }) },
+      { name: "raw.bin", data: new Blob([bytes]) },
+    ]);
+    assert.deepEqual(uploaded.files.map((f) => f.name), ["notes.txt", "raw.bin"]);
+    assert.equal(uploaded.files[0].size, 13);
+    const back = await s.sandbox.downloadFile(uploaded.files[1].path);
+    assert.ok(back instanceof Uint8Array);
+    assert.deepEqual([...back], [...bytes]);
+    assert.equal(new TextDecoder().decode(await s.sandbox.downloadFile(uploaded.files[0].path)), "hello sandbox");
+    const none = await rejection(s.sandbox.uploadFiles([]));
+    assert.equal(none.message, "Cloud sandbox file upload requires at least one file.");
+    const blank = await rejection(s.sandbox.uploadFiles([{ name: " ", data: new Blob(["x"]) }]));
+    assert.equal(blank.message, "Invalid Cloud sandbox upload file at index 0.");
+    const computer = await rejection(c.sandbox.downloadFile("/root/downloads/x"));
+    assert.equal(computer.message, "Sandbox file transfer requires an SDK-managed Cloud sandbox.");
+  } finally {
+    s.close();
+    c.close();
+  }
+});
+
 test("the API key is in no message, error, warning or stand-in log line", () => {
   assert.ok(texts.length > 0 && cloud.lines.length > 0);
   for (const line of [...texts, ...warnings, ...cloud.lines]) {
