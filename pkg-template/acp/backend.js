@@ -1,6 +1,7 @@
 // Chooses and connects the Letta backend of letta-acp from the environment:
 //   LETTA_ACP_BACKEND=remote  LETTA_APP_SERVER_URL + LETTA_APP_SERVER_TOKEN (an app server you run)
-//   LETTA_ACP_BACKEND=cloud   LETTA_API_KEY (rejected by this client: LettaUnsupportedError)
+//   LETTA_ACP_BACKEND=cloud   LETTA_API_KEY (Letta Cloud; LETTA_BASE_URL for another API origin);
+//                             sessions run on a managed sandbox unless LETTA_ACP_COMPUTER names a computer
 //   LETTA_ACP_BACKEND=local   (default) starts the installed Letta Code app server on loopback
 //                             (`letta`, or the command in LETTA_CODE_BIN) with a capability token.
 import { spawn } from "node:child_process";
@@ -18,8 +19,14 @@ const LOCAL_START_TIMEOUT_MS = 90_000;
 export async function connectBackend(env = process.env) {
   const kind = (env.LETTA_ACP_BACKEND || "local").trim();
   if (kind === "cloud") {
-    // Throws LettaUnsupportedError (code "unsupported") until the Cloud backend exists.
-    const client = new LettaAgentClient({ backend: "cloud", apiKey: env.LETTA_API_KEY });
+    const client = new LettaAgentClient({
+      backend: "cloud",
+      apiKey: env.LETTA_API_KEY,
+      apiBaseUrl: env.LETTA_BASE_URL || undefined,
+      computer: env.LETTA_ACP_COMPUTER || undefined,
+      WebSocket,
+    });
+    log(`Letta Cloud at ${env.LETTA_BASE_URL || "https://api.letta.com"}`);
     return { client, close: () => client.close() };
   }
   if (kind === "remote") {
