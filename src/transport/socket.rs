@@ -144,7 +144,26 @@ impl Socket {
                 let _ = remove.call2(&self.socket, &(*name).into(), listener.as_ref());
             }
         }
+        // An emitter socket (`ws`) closed while still connecting emits `error` on a later tick;
+        // with no listener left that is an uncaught exception. `Function.prototype` (a builtin
+        // no-op, owned by no closure) listens instead.
+        let add = method(
+            &self.socket,
+            if self.event_target {
+                "addEventListener"
+            } else {
+                "on"
+            },
+        );
+        if let (Some(add), true) = (add, self.is_connecting()) {
+            let noop = js_sys::Object::get_prototype_of(add.as_ref());
+            let _ = add.call2(&self.socket, &"error".into(), &noop);
+        }
         let _ = self.socket.close();
+    }
+
+    fn is_connecting(&self) -> bool {
+        self.socket.ready_state().as_f64() == Some(0.0)
     }
 
     fn listen(

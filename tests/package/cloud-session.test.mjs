@@ -251,6 +251,20 @@ test("session.sandbox: upload files, download one back (bytes), computers have n
   }
 });
 
+test("a relay that refuses the connection: two attempts, two warnings, the spec's error", async () => {
+  const before = warnings.length;
+  const s = client.createSession(agentId, { computer: { connectionId: "conn-nowhere" } });
+  const error = await rejection(s.ready());
+  s.close();
+  assert.match(error.message, /^Cloud status WebSocket failed to open for connection conn-nowhere: /);
+  const lines = warnings.slice(before).map((line) => JSON.parse(line));
+  assert.deepEqual(lines.map((l) => [l.event, l.attempt, l.maxAttempts, l.connectionId]), [
+    ["cloud_status_transport_connection_failed", 1, 2, "conn-nowhere"],
+    ["cloud_status_transport_connection_failed", 2, 2, "conn-nowhere"],
+  ]);
+  assert.equal(commands("runtime_start").length, 0);
+});
+
 test("the API key is in no message, error, warning or stand-in log line", () => {
   assert.ok(texts.length > 0 && cloud.lines.length > 0);
   for (const line of [...texts, ...warnings, ...cloud.lines]) {
