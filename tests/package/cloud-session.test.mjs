@@ -265,6 +265,56 @@ test("a relay that refuses the connection: two attempts, two warnings, the spec'
   assert.equal(commands("runtime_start").length, 0);
 });
 
+test("concurrent ready() and send() share one start; an offline environment is polled until online", async () => {
+  cloud.standIn.faults.offlinePolls = 2;
+  const s = client.createSession(agentId, { sandbox: { readyPollIntervalMs: 20, terminateOnClose: true } });
+  try {
+    const [info] = await Promise.all([s.ready(), s.send("no tools, concurrent start")]);
+    for await (const m of s.stream()) texts.push(JSON.stringify(m));
+    assert.equal(info.agentId, agentId);
+    assert.equal(commands("runtime_start").length, 1, "one start for both callers");
+    assert.equal(commands("input").length, 1);
+    assert.ok(cloud.standIn.records.polls.length >= 3, `polled ${cloud.standIn.records.polls.length} times`);
+    const connections = cloud.standIn.records.connections;
+    assert.equal(connections.length, 2, "one relay pair");
+  } finally {
+    s.close();
+  }
+  await until(() => cloud.standIn.records.terminated.length === 1, "terminateOnClose");
+});
+
+test("ready() after an idle drop reopens the transport without a turn", async () => {
+  const s = client.createSession(agentId, {});
+  try {
+    const first = await s.ready();
+    cloud.standIn.dropSockets("idle drop");
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await s.ready();
+    assert.deepEqual(again, first);
+    assert.equal(commands("runtime_start").length, 2);
+    assert.equal(commands("input").length, 0);
+  } finally {
+    s.close();
+  }
+});
+
+test("session resources: attached with a recompile, detached on close", async () => {
+  const repository = await client.repositories.create({ name: `session-repo-${stamp}` });
+  const s = client.createSession(agentId, { resources: [{ type: "repository", repositoryId: repository.id }] });
+  await s.ready();
+  const attached = await client.agents.repositories.list(agentId);
+  assert.ok(attached.some((r) => r.id === repository.id), "attached for the session");
+  assert.ok(cloud.standIn.records.recompiles.length >= 1, "recompiled once for the batch");
+  s.close();
+  const end = Date.now() + 5_000;
+  let still = true;
+  while (still && Date.now() < end) {
+    still = (await client.agents.repositories.list(agentId)).some((r) => r.id === repository.id);
+    if (still) await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.equal(still, false, "detached on close");
+});
+
 test("the API key is in no message, error, warning or stand-in log line", () => {
   assert.ok(texts.length > 0 && cloud.lines.length > 0);
   for (const line of [...texts, ...warnings, ...cloud.lines]) {
