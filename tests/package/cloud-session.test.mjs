@@ -315,6 +315,32 @@ test("session resources: attached with a recompile, detached on close", async ()
   assert.equal(still, false, "detached on close");
 });
 
+test("pings on both sockets every pingIntervalMs; query auth in Node passes no constructor options", async () => {
+  const seen = [];
+  class Recording extends WebSocket {
+    constructor(...args) {
+      seen.push(args.length);
+      super(...args);
+    }
+  }
+  const pinging = new LettaAgentClient({
+    backend: "cloud", apiKey: cloud.apiKey, apiBaseUrl: cloud.standIn.url, WebSocket: Recording,
+    pingIntervalMs: 50, webSocketAuth: "query",
+  });
+  const s = pinging.createSession(agentId, { computer: { connectionId: "conn-stand-in" } });
+  try {
+    await s.ready();
+    await until(() => cloud.standIn.records.pings.length >= 4, "pings");
+    const channels = new Set(cloud.standIn.records.pings.map((p) => p.channel));
+    assert.deepEqual([...channels].sort(), ["control", "stream"]);
+    assert.deepEqual(seen, [1, 1], "new WebSocket(url) with no second argument");
+    assert.ok(cloud.standIn.records.connections.every((c) => c.auth === "query"));
+  } finally {
+    s.close();
+    await pinging.close();
+  }
+});
+
 test("the API key is in no message, error, warning or stand-in log line", () => {
   assert.ok(texts.length > 0 && cloud.lines.length > 0);
   for (const line of [...texts, ...warnings, ...cloud.lines]) {
