@@ -209,7 +209,7 @@ export type SendCommandWaitOptions<TResponseType extends string = string> =
   | (SendCommandOptions<TResponseType> & { timeoutMs: number })
   | (SendCommandOptions<TResponseType> & { predicate: (frame: SDKProtocolMessage) => boolean });
 
-/** File transfer of an SDK-managed Cloud sandbox (`session.sandbox`; never present on this client). */
+/** File transfer of an SDK-managed Cloud sandbox (`session.sandbox`, Cloud sessions only). */
 export interface SandboxFilesClient {
   uploadFiles(files: readonly { name: string; data: Blob }[]): Promise<{
     files: { path: string; name: string; mimeType: string; size: number }[];
@@ -228,7 +228,10 @@ export interface LettaCodeSession {
   readonly conversationId: string | undefined;
   /** `"<agentId>:<conversationId>"`; `undefined` until the session started. */
   readonly sessionId: string | undefined;
-  /** Cloud managed sandboxes only; always `undefined` on this client. */
+  /**
+   * Cloud sessions: file transfer with the session's managed sandbox (files under
+   * `/root/downloads`; with an explicit computer both methods reject). `undefined` on remote.
+   */
   readonly sandbox?: SandboxFilesClient;
   /** Starts the session (if needed) and returns its identity. Idempotent. */
   ready(): Promise<SessionReadyState>;

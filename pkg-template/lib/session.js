@@ -53,6 +53,9 @@ export class LettaCodeSession {
   #options;
   #driver;
   #initializing = null;
+  /** A Cloud reopen after an idle drop, shared by concurrent callers. */
+  #reopening = null;
+  #sandbox;
   #info = null;
   #closed = false;
   #deviceListeners = new Set();
@@ -71,17 +74,32 @@ export class LettaCodeSession {
   constructor(connection, target, options) {
     this.#connection = connection;
     this.#options = splitOptions(options);
-    const { client } = connection;
+    // A Cloud connection carries its CloudClient (`cloud.client`) instead of remote options.
+    const client = connection.client ?? {};
     const start = sessionTarget(JSON.parse(JSON.stringify(target)), client.pinGlobalAgent);
-    const { mcpServers, outputFormat, ...checked } = sessionOptions(this.#options.plain, start.action);
+    let { plain } = this.#options;
+    let cloud;
+    if (connection.cloud) {
+      // Where a Cloud session runs (spec §1.3, §4.3–4.5) is decided in Rust (cloud::target).
+      const { computer, environment, sandbox, resources, ...rest } = plain;
+      if (rest.stateless === true && resources != null) {
+        throw invalidArgument("stateless sessions cannot set resources because it changes persisted agent configuration.");
+      }
+      cloud = { action: start.action, computer, environment, sandbox, resources };
+      plain = rest;
+    }
+    const { mcpServers, outputFormat, ...checked } = sessionOptions(plain, start.action);
     if (mcpServers || outputFormat) this.#extras = { mcpServers, outputFormat };
-    this.#config = { ...client, target: start.target, options: checked };
+    this.#config = { ...client, target: start.target, options: checked, cloud };
     this.#driver = this.#newDriver();
   }
 
   #newDriver() {
-    const { nonce, WebSocket } = this.#connection;
-    const driver = newDriver(this.#config, nonce, WebSocket, (...event) => this.#onEvent(event));
+    const { nonce, WebSocket, cloud } = this.#connection;
+    const events = (...event) => this.#onEvent(event);
+    const driver = cloud
+      ? cloud.client.createSessionDriver(JSON.stringify(this.#config), nonce, WebSocket, events)
+      : newDriver(this.#config, nonce, WebSocket, events);
     if (this.#deviceListeners.size > 0) driver.setDeviceStatusListening(true);
     return driver;
   }
@@ -119,6 +137,27 @@ export class LettaCodeSession {
   /** `<agentId>:<conversationId>` (just the conversation id when agent-free), once started. */
   get sessionId() {
     return this.#info?.sessionId ?? null;
+  }
+
+  /**
+   * Cloud only: file transfer with the session's managed sandbox (spec §4.8; files live under
+   * `/root/downloads`). With an explicit computer both methods reject with the spec's error.
+   */
+  get sandbox() {
+    if (!this.#connection.cloud) return undefined;
+    this.#sandbox ??= {
+      uploadFiles: async (files) => {
+        if (!Array.isArray(files)) throw invalidArgument("Cloud sandbox file upload requires at least one file.");
+        const list = files.map((file) => ({ name: file?.name, content: file?.data }));
+        await this.#ensureInitialized();
+        return parse(await this.#live().sandboxUpload(list));
+      },
+      downloadFile: async (path) => {
+        await this.#ensureInitialized();
+        return this.#live().sandboxDownload(typeof path === "string" ? path : "");
+      },
+    };
+    return this.#sandbox;
   }
 
   #live() {
@@ -173,6 +212,7 @@ export class LettaCodeSession {
   /** Connects and returns the session identity, without calling the model. */
   async ready() {
     const info = await this.#ensureInitialized();
+    if (this.#connection.cloud) await this.#reopenIfIdle();
     return { agentId: info.agentId, conversationId: info.conversationId, model: info.model || undefined, tools: info.tools };
   }
 
@@ -186,8 +226,28 @@ export class LettaCodeSession {
       throw invalidArgument("send() message must be a string or an array of content parts");
     }
     await this.#ensureInitialized();
+    if (this.#connection.cloud) await this.#beforeTurn();
     const structured = this.#extras?.structured;
     this.#live().send(JSON.stringify(structured?.begin(message) ?? message), otid, structured?.format);
+  }
+
+  /**
+   * Cloud, before input is written: the managed sandbox is refreshed (an expired one rejects
+   * with `CloudManagedSandboxExpiredError`), then a transport dropped while idle is reopened.
+   */
+  async #beforeTurn() {
+    await this.#live().beforeTurn();
+    await this.#reopenIfIdle();
+  }
+
+  /** Cloud idle recovery (spec §3.11): one reopen for concurrent callers; input is never replayed. */
+  async #reopenIfIdle() {
+    const driver = this.#live();
+    if (!driver.isIdleDisconnected()) return;
+    this.#reopening ??= driver.connect().finally(() => {
+      this.#reopening = null;
+    });
+    await this.#reopening;
   }
 
   /** Yields this turn's messages and stops after its `result` (or when the session closes). */

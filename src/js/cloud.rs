@@ -410,10 +410,6 @@ impl CloudClient {
 
 impl CloudClient {
     /// The options, `fetch` and request builder the client's sessions share.
-    #[expect(
-        dead_code,
-        reason = "Cloud sessions (src/js/cloud_session.rs) are being wired"
-    )]
     pub(crate) fn context(&self) -> Rc<CloudContext> {
         self.context.clone()
     }

@@ -4,6 +4,8 @@
 
 #[cfg(feature = "cloud")]
 pub mod cloud;
+#[cfg(feature = "cloud")]
+mod cloud_session;
 pub mod error;
 pub mod json_array;
 pub mod session;

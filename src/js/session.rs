@@ -27,12 +27,23 @@ struct Pending {
     predicate: Option<Function>,
 }
 
+/// How the session opens its transport.
+pub(super) enum Connector {
+    /// The app server's socket at `url`; the token only goes into the `Authorization` header.
+    Remote {
+        url: String,
+        auth_token: Option<String>,
+    },
+    /// Letta Cloud: REST start, then the relay pair (`src/js/cloud_session.rs`).
+    #[cfg(feature = "cloud")]
+    Cloud(Rc<crate::transport::cloud_session::CloudConnector>),
+}
+
 /// What the class, the driver's handler and the Promises share.
-struct Shared {
-    driver: Driver,
-    url: String,
-    auth_token: Option<String>,
-    web_socket: Option<Function>,
+pub(super) struct Shared {
+    pub(super) driver: Driver,
+    connector: Connector,
+    pub(super) web_socket: Option<Function>,
     events: Function,
     calls: RefCell<FxHashMap<u32, Pending>>,
     next_call: Cell<u32>,
@@ -65,40 +76,8 @@ impl SessionDriver {
         web_socket: Option<Function>,
         events: Function,
     ) -> Result<SessionDriver, JsValue> {
-        let setup = read_session_config(config).ok_or_else(|| {
-            typed_error(
-                "LettaInvalidArgumentError",
-                "invalid_argument",
-                "Invalid session configuration.",
-            )
-        })?;
-        let core = SessionCore::new(SessionConfig {
-            label: "app-server",
-            request_timeout_ms: setup.request_timeout_ms,
-            options: setup.options,
-            target: setup.target,
-            nonce: nonce.to_owned(),
-        });
-        let shared = Rc::new_cyclic(|weak: &std::rc::Weak<Shared>| {
-            let weak = weak.clone();
-            Shared {
-                driver: Driver::new(core, move |event| {
-                    if let Some(shared) = weak.upgrade() {
-                        shared.on_event(event);
-                    }
-                }),
-                url,
-                auth_token,
-                web_socket: web_socket.filter(|f| f.is_function()),
-                events,
-                calls: RefCell::default(),
-                next_call: Cell::new(0),
-                waiters: RefCell::default(),
-            }
-        });
-        Ok(SessionDriver {
-            shared: RefCell::new(Some(shared)),
-        })
+        let connector = Connector::Remote { url, auth_token };
+        SessionDriver::with_connector(config, nonce, connector, web_socket, events)
     }
 
     /// A fresh request-id nonce for one client (`transport::random`).
@@ -107,22 +86,64 @@ impl SessionDriver {
         crate::transport::random::request_nonce()
     }
 
-    /// Opens the socket and starts the session; resolves with the init info (JSON).
+    /// Opens the transport and starts the session (for a Cloud session that dropped while
+    /// idle: reopens it); resolves with the init info (JSON).
     pub fn connect(&self) -> Promise {
         self.call(
             None,
             |core, call, now| core.begin(call, now),
-            |shared| {
+            |shared, _call| {
                 let driver = &shared.driver;
-                if !driver.with_core(|core| core.is_closed()) {
-                    driver.connect(
-                        &shared.url,
-                        shared.web_socket.as_ref(),
-                        shared.auth_token.as_deref(),
-                    );
+                if driver.with_core(|core| core.is_closed()) {
+                    return;
+                }
+                match &shared.connector {
+                    Connector::Remote { url, auth_token } => {
+                        driver.connect(url, shared.web_socket.as_ref(), auth_token.as_deref())
+                    }
+                    #[cfg(feature = "cloud")]
+                    Connector::Cloud(connector) => {
+                        super::cloud_session::connect(shared, connector.clone(), _call)
+                    }
                 }
             },
         )
+    }
+
+    /// Runs before `send()` writes input: a Cloud managed sandbox is refreshed (its 404
+    /// rejects with `CloudManagedSandboxExpiredError`); resolves at once otherwise.
+    #[cfg(feature = "cloud")]
+    #[wasm_bindgen(js_name = beforeTurn)]
+    pub fn before_turn(&self) -> Promise {
+        match self.live().as_deref().map(|s| &s.connector) {
+            Some(Connector::Cloud(connector)) => {
+                super::cloud_session::before_turn(connector.clone())
+            }
+            _ => Promise::resolve(&JsValue::UNDEFINED),
+        }
+    }
+
+    /// `session.sandbox.uploadFiles(files)` (`[{name, content}]`): resolves with `{files}`
+    /// (JSON); a Cloud managed sandbox only.
+    #[cfg(feature = "cloud")]
+    #[wasm_bindgen(js_name = sandboxUpload)]
+    pub fn sandbox_upload(&self, files: JsValue) -> Promise {
+        super::cloud_session::upload(self.cloud_connector(), files)
+    }
+
+    /// `session.sandbox.downloadFile(path)`: resolves with a `Uint8Array`.
+    #[cfg(feature = "cloud")]
+    #[wasm_bindgen(js_name = sandboxDownload)]
+    pub fn sandbox_download(&self, path: String) -> Promise {
+        super::cloud_session::download(self.cloud_connector(), path)
+    }
+
+    /// A Cloud session whose transport dropped while idle: `connect()` reopens it.
+    #[cfg(feature = "cloud")]
+    #[wasm_bindgen(js_name = isIdleDisconnected)]
+    pub fn is_idle_disconnected(&self) -> bool {
+        self.live()
+            .is_some_and(|s| s.driver.with_core(|core| core.is_idle_disconnected()))
     }
 
     /// Every `SDKMessage` available now as one JSON array (waiting for one), or `undefined`
@@ -155,7 +176,7 @@ impl SessionDriver {
 
     /// Interrupts the active turn.
     pub fn abort(&self) -> Promise {
-        self.call(None, |core, call, now| core.abort(call, now), |_| {})
+        self.call(None, |core, call, now| core.abort(call, now), |_, _| {})
     }
 
     /// `listMessages(options)` (`options`: JSON).
@@ -164,14 +185,18 @@ impl SessionDriver {
         self.call(
             None,
             |core, call, now| core.list_messages(call, options, now),
-            |_| {},
+            |_, _| {},
         )
     }
 
     /// `listModels()`.
     #[wasm_bindgen(js_name = listModels)]
     pub fn list_models(&self) -> Promise {
-        self.call(None, |core, call, now| core.list_models(call, now), |_| {})
+        self.call(
+            None,
+            |core, call, now| core.list_models(call, now),
+            |_, _| {},
+        )
     }
 
     /// `updateModel(request)` (`request`: JSON).
@@ -180,7 +205,7 @@ impl SessionDriver {
         self.call(
             None,
             |core, call, now| core.update_model(call, request, now),
-            |_| {},
+            |_, _| {},
         )
     }
 
@@ -190,7 +215,7 @@ impl SessionDriver {
         self.call(
             None,
             |core, call, now| core.remove_queued_message(call, item_id, now),
-            |_| {},
+            |_, _| {},
         )
     }
 
@@ -206,7 +231,7 @@ impl SessionDriver {
         self.call(
             None,
             |core, call, now| core.get_device_status(call, options, now),
-            |_| {},
+            |_, _| {},
         )
     }
 
@@ -225,7 +250,7 @@ impl SessionDriver {
         self.call(
             None,
             |core, call, now| core.recover_pending_approvals(call, options, now),
-            |_| {},
+            |_, _| {},
         )
     }
 
@@ -259,7 +284,7 @@ impl SessionDriver {
                     now,
                 )
             },
-            |_| {},
+            |_, _| {},
         )
     }
 
@@ -270,7 +295,7 @@ impl SessionDriver {
         self.call(
             None,
             |core, call, now| core.management(call, command_type, fields, failure, now),
-            |_| {},
+            |_, _| {},
         )
     }
 
@@ -320,6 +345,10 @@ impl SessionDriver {
             return;
         };
         shared.driver.shut_down();
+        #[cfg(feature = "cloud")]
+        if let Connector::Cloud(connector) = &shared.connector {
+            super::cloud_session::close(connector.clone());
+        }
         let waiters: Vec<Function> = shared.waiters.borrow_mut().drain(..).collect();
         for resolve in waiters {
             let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
@@ -328,6 +357,64 @@ impl SessionDriver {
 }
 
 impl SessionDriver {
+    /// The Cloud connector (`None` for a remote or released session).
+    #[cfg(feature = "cloud")]
+    fn cloud_connector(&self) -> Option<Rc<crate::transport::cloud_session::CloudConnector>> {
+        match &self.live()?.connector {
+            Connector::Cloud(connector) => Some(connector.clone()),
+            Connector::Remote { .. } => None,
+        }
+    }
+
+    /// A driver for the wrapper's validated `config` (JSON) opening its transport with
+    /// `connector`.
+    pub(super) fn with_connector(
+        config: &str,
+        nonce: &str,
+        connector: Connector,
+        web_socket: Option<Function>,
+        events: Function,
+    ) -> Result<SessionDriver, JsValue> {
+        let setup = read_session_config(config).ok_or_else(|| {
+            typed_error(
+                "LettaInvalidArgumentError",
+                "invalid_argument",
+                "Invalid session configuration.",
+            )
+        })?;
+        let request_timeout_ms = match &connector {
+            #[cfg(feature = "cloud")]
+            Connector::Cloud(c) => setup.request_timeout_ms.or(Some(c.request_timeout_ms())),
+            _ => setup.request_timeout_ms,
+        };
+        let core = SessionCore::new(SessionConfig {
+            label: "app-server",
+            request_timeout_ms,
+            options: setup.options,
+            target: setup.target,
+            nonce: nonce.to_owned(),
+        });
+        let shared = Rc::new_cyclic(|weak: &std::rc::Weak<Shared>| {
+            let weak = weak.clone();
+            Shared {
+                driver: Driver::new(core, move |event| {
+                    if let Some(shared) = weak.upgrade() {
+                        shared.on_event(event);
+                    }
+                }),
+                connector,
+                web_socket: web_socket.filter(|f| f.is_function()),
+                events,
+                calls: RefCell::default(),
+                next_call: Cell::new(0),
+                waiters: RefCell::default(),
+            }
+        });
+        Ok(SessionDriver {
+            shared: RefCell::new(Some(shared)),
+        })
+    }
+
     /// The shared state (cloned, so no borrow of `self` outlives this line), or `None` once
     /// released.
     fn live(&self) -> Option<Rc<Shared>> {
@@ -342,7 +429,7 @@ impl SessionDriver {
         &self,
         predicate: Option<Function>,
         start: impl FnOnce(&mut SessionCore, u32, u64),
-        after: impl FnOnce(&Shared),
+        after: impl FnOnce(&Rc<Shared>, u32),
     ) -> Promise {
         let Some(shared) = self.live() else {
             return Promise::reject(&closed_error("Session is closed"));
@@ -359,7 +446,7 @@ impl SessionDriver {
             shared.calls.borrow_mut().insert(call, pending);
         });
         shared.driver.run(|core, now| start(core, call, now));
-        after(&shared);
+        after(&shared, call);
         promise
     }
 
@@ -372,6 +459,17 @@ impl SessionDriver {
             .live()
             .ok_or_else(|| closed_error("Session is closed"))?;
         shared.driver.run(step).map_err(|e| session_error(&e))
+    }
+}
+
+#[cfg(feature = "cloud")]
+impl Shared {
+    /// Rejects the API call `call` with `error` (a connector's typed failure).
+    pub(super) fn reject_call(&self, call: u32, error: &JsValue) {
+        let pending = self.calls.borrow_mut().remove(&call);
+        if let Some(pending) = pending {
+            let _ = pending.reject.call1(&JsValue::NULL, error);
+        }
     }
 }
 

@@ -47,6 +47,12 @@ pub enum Target {
     },
     /// The pooled management connection of a client: requests only, no runtime.
     Management,
+    /// A Cloud session (spec §4.6) whose runtime was resolved over REST (`crate::cloud::start`):
+    /// the Cloud `runtime_start` (no create fields), then the un-correlated `sync`. After an
+    /// idle transport drop the session reopens on the same runtime (spec §3.11). Only with the
+    /// `cloud` feature (and in tests): the browser `/client` build has no Cloud sessions.
+    #[cfg(any(test, feature = "cloud"))]
+    Cloud { runtime: Runtime },
 }
 
 /// Everything a session is created with.
@@ -149,6 +155,10 @@ pub struct SessionCore {
     pub(super) closed: bool,
     /// The broadcast frames accepted lately: their repeats are dropped unparsed.
     pub(super) recent_frames: RecentFrames,
+    /// A Cloud session whose transport dropped while idle: the next start reopens the runtime
+    /// it had (`Some`), keeping the stream and its coordinator.
+    #[cfg(any(test, feature = "cloud"))]
+    pub(super) recovering: Option<Runtime>,
 }
 
 impl SessionCore {
@@ -178,6 +188,8 @@ impl SessionCore {
             drain_deadline: None,
             closed: false,
             recent_frames: RecentFrames::default(),
+            #[cfg(any(test, feature = "cloud"))]
+            recovering: None,
         }
     }
 
@@ -482,5 +494,7 @@ impl SessionCore {
 pub(crate) mod tests;
 #[cfg(test)]
 mod tests_calls;
+#[cfg(test)]
+mod tests_cloud;
 #[cfg(test)]
 mod tests_repeats;

@@ -23,6 +23,10 @@ impl SessionCore {
         if self.closed {
             return;
         }
+        #[cfg(any(test, feature = "cloud"))]
+        if self.cloud_idle_drop() {
+            return;
+        }
         self.closed = true;
         if self.phase != Phase::Ready {
             self.phase = Phase::Failed;

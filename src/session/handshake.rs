@@ -41,7 +41,13 @@ impl SessionCore {
     fn send_runtime_start(&mut self, now: u64) {
         let request_id = self.ids.next("runtime-start");
         let options = &self.config.options;
-        let mut start = RuntimeStart::new(request_id.clone(), options.mode);
+        let mut start = match &self.config.target {
+            #[cfg(any(test, feature = "cloud"))]
+            Target::Cloud { runtime } => {
+                crate::cloud::start::runtime_start(&request_id, options.mode, runtime)
+            }
+            _ => RuntimeStart::new(request_id.clone(), options.mode),
+        };
         start.cwd = options.cwd.clone();
         start.stateless = options.stateless.then_some(true);
         start.skill_sources = options.skill_sources.clone();
@@ -87,6 +93,8 @@ impl SessionCore {
                 }
             },
             Target::Management => {}
+            #[cfg(any(test, feature = "cloud"))]
+            Target::Cloud { .. } => {}
         }
         self.phase = Phase::Starting;
         self.request(
@@ -183,6 +191,10 @@ impl SessionCore {
             tools.push(tool.name.clone());
         }
         self.tools = tools;
+        #[cfg(any(test, feature = "cloud"))]
+        if let Some(outcome) = self.cloud_started(&runtime) {
+            return outcome;
+        }
         let options = &self.config.options;
         let coordinator = CoordinatorConfig {
             label: self.config.label.to_owned(),
@@ -262,7 +274,7 @@ impl SessionCore {
         }
     }
 
-    fn finish_start(&mut self) {
+    pub(super) fn finish_start(&mut self) {
         self.phase = Phase::Ready;
         let info = self.init_info();
         self.settle_init(Ok(info));

@@ -6,6 +6,8 @@
 
 mod approvals;
 mod calls;
+#[cfg(any(test, feature = "cloud"))]
+mod cloud;
 pub mod coordinator;
 mod core;
 mod device;

@@ -8,7 +8,7 @@
 //! A handler that calls back into the driver is fine: the nested step leaves its effects to
 //! the loop already running.
 
-use super::socket::{Socket, SocketEvent};
+use super::socket::{JsSocket, Socket, SocketEvent};
 use super::timer::{now, Timer};
 use crate::session::{Effect, SessionCore};
 use std::cell::{Cell, RefCell};
@@ -23,12 +23,53 @@ pub enum Event {
     Pumped,
 }
 
+/// What the session talks through: one app-server socket, or the Cloud relay pair.
+pub enum Link {
+    /// One bidirectional socket (remote backend).
+    Socket(Socket),
+    /// The Cloud status relay's two sockets, as one.
+    #[cfg(feature = "cloud")]
+    Relay(super::relay_link::RelayLink),
+}
+
+/// Writes on a [`Link`] without holding the driver's state borrowed.
+enum Writer {
+    Socket(JsSocket),
+    #[cfg(feature = "cloud")]
+    Relay(super::relay_link::RelayWriter),
+}
+
+impl Link {
+    fn writer(&self) -> Writer {
+        match self {
+            Link::Socket(socket) => Writer::Socket(socket.js()),
+            #[cfg(feature = "cloud")]
+            Link::Relay(relay) => Writer::Relay(relay.writer()),
+        }
+    }
+}
+
+impl Writer {
+    /// A failed write means the link is going away; its close event follows.
+    fn send(&self, text: &str) {
+        match self {
+            Writer::Socket(socket) => {
+                let _ = socket.send(text);
+            }
+            #[cfg(feature = "cloud")]
+            Writer::Relay(relay) => {
+                relay.send(text);
+            }
+        }
+    }
+}
+
 /// The handler of [`Event`]s.
 type Handler = Rc<RefCell<dyn FnMut(Event)>>;
 
 struct State {
     core: SessionCore,
-    socket: Option<Socket>,
+    link: Option<Link>,
     timer: Option<Timer>,
     timer_at: Option<u64>,
     pumping: bool,
@@ -42,13 +83,9 @@ struct State {
 impl State {
     /// Takes the socket, the timer and the self-reference of a drain, to drop once no borrow
     /// is held (dropping them runs JS: listeners removed, the socket closed).
-    fn take_io(&mut self) -> (Option<Socket>, Option<Timer>, Option<Driver>) {
+    fn take_io(&mut self) -> (Option<Link>, Option<Timer>, Option<Driver>) {
         self.timer_at = None;
-        (
-            self.socket.take(),
-            self.timer.take(),
-            self.keep_alive.take(),
-        )
+        (self.link.take(), self.timer.take(), self.keep_alive.take())
     }
 }
 
@@ -65,7 +102,7 @@ impl Driver {
         Driver {
             state: Rc::new(RefCell::new(State {
                 core,
-                socket: None,
+                link: None,
                 timer: None,
                 timer_at: None,
                 pumping: false,
@@ -90,7 +127,7 @@ impl Driver {
         match connected {
             Ok(socket) => {
                 let open = socket.is_open();
-                self.state.borrow_mut().socket = Some(socket);
+                self.state.borrow_mut().link = Some(Link::Socket(socket));
                 if open {
                     self.run(|core, now| core.on_open(now));
                 }
@@ -98,6 +135,38 @@ impl Driver {
             Err(error) => self.run(|core, _| core.on_transport_error(&error)),
         }
         self.pump();
+    }
+
+    /// Takes over an open Cloud relay pair (see `transport::cloud_session`): its events go to
+    /// the core from now on, and the core starts the session on it.
+    #[cfg(feature = "cloud")]
+    pub fn attach_relay(&self, relay: super::relay_link::RelayLink) {
+        let weak = Rc::downgrade(&self.state);
+        let handler = Rc::downgrade(&self.handler);
+        let open = relay.is_open();
+        // A replaced link (idle recovery) is gone already; drop it with no borrow held.
+        let previous = self.state.borrow_mut().link.replace(Link::Relay(relay));
+        drop(previous);
+        if open {
+            self.run(|core, now| core.on_open(now));
+        }
+        let writer = match self.state.borrow().link.as_ref() {
+            Some(Link::Relay(relay)) => Some(relay.writer()),
+            _ => None,
+        };
+        if let Some(writer) = writer {
+            writer.set_sink(move |event| {
+                if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
+                    Driver { state, handler }.on_socket_event(event);
+                }
+            });
+        }
+    }
+
+    /// Reports a failed Cloud connection attempt to the core (it settles what waits on it).
+    #[cfg(feature = "cloud")]
+    pub fn connect_failed(&self, detail: &str) {
+        self.run(|core, _| core.on_transport_error(detail));
     }
 
     /// Runs `step` on the core with the clock, then executes the effects.
@@ -119,7 +188,7 @@ impl Driver {
         self.run(|core, now| core.close(now));
         let released = {
             let mut state = self.state.borrow_mut();
-            if state.core.is_draining() && state.socket.is_some() {
+            if state.core.is_draining() && state.link.is_some() {
                 state.keep_alive = Some(self.clone());
                 return;
             }
@@ -185,14 +254,14 @@ impl Driver {
     fn execute(&self, effect: Effect) {
         match effect {
             Effect::Write(text) => {
-                let socket = self.state.borrow().socket.as_ref().map(Socket::js);
-                if let Some(socket) = socket {
-                    let _ = socket.send(&text);
+                let writer = self.state.borrow().link.as_ref().map(Link::writer);
+                if let Some(writer) = writer {
+                    writer.send(&text);
                 }
             }
             Effect::CloseTransport => {
-                let socket = self.state.borrow_mut().socket.take();
-                drop(socket);
+                let link = self.state.borrow_mut().link.take();
+                drop(link);
                 self.end_drain();
             }
             other => (self.handler.borrow_mut())(Event::Effect(other)),

@@ -4,9 +4,15 @@
 //! core stays pure; this layer feeds it socket events and the clock and executes the effects it
 //! hands back.
 
+#[cfg(feature = "cloud")]
+mod cloud_sandbox;
+#[cfg(feature = "cloud")]
+pub mod cloud_session;
 pub mod driver;
 #[cfg(feature = "cloud")]
 pub mod fetch;
 pub mod random;
+#[cfg(feature = "cloud")]
+pub mod relay_link;
 pub mod socket;
 pub mod timer;

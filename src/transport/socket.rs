@@ -63,15 +63,38 @@ impl Socket {
         skip_status: Rc<Cell<bool>>,
         on_event: impl FnMut(SocketEvent) + 'static,
     ) -> Result<Socket, String> {
+        let headers = auth_token
+            .map(|token| vec![("Authorization".to_owned(), "Bearer ".to_owned() + token)]);
+        Socket::connect_with(
+            url,
+            constructor,
+            headers.as_deref(),
+            NO_HEADERS,
+            skip_status,
+            on_event,
+        )
+    }
+
+    /// Connects to `url` with `headers` as the `{headers}` constructor argument (`None`: no
+    /// second argument at all). Headers need an injected constructor, else the error is
+    /// `no_headers`. Error texts never contain the URL or a header.
+    pub fn connect_with(
+        url: &str,
+        constructor: Option<&js_sys::Function>,
+        headers: Option<&[(String, String)]>,
+        no_headers: &str,
+        skip_status: Rc<Cell<bool>>,
+        on_event: impl FnMut(SocketEvent) + 'static,
+    ) -> Result<Socket, String> {
         let socket = match constructor {
             Some(constructor) => {
-                js_sys::Reflect::construct(constructor, &injected_args(url, auth_token))
+                js_sys::Reflect::construct(constructor, &injected_args(url, headers))
                     .map_err(|error| {
                         "WebSocket constructor failed: ".to_owned() + &describe(&error)
                     })?
                     .unchecked_into::<JsSocket>()
             }
-            None if auth_token.is_some() => return Err(NO_HEADERS.to_owned()),
+            None if headers.is_some() => return Err(no_headers.to_owned()),
             None => {
                 let socket = web_sys::WebSocket::new(url).map_err(|error| {
                     "WebSocket constructor failed: ".to_owned() + &describe(&error)
@@ -121,7 +144,26 @@ impl Socket {
                 let _ = remove.call2(&self.socket, &(*name).into(), listener.as_ref());
             }
         }
+        // An emitter socket (`ws`) closed while still connecting emits `error` on a later tick;
+        // with no listener left that is an uncaught exception. `Function.prototype` (a builtin
+        // no-op, owned by no closure) listens instead.
+        let add = method(
+            &self.socket,
+            if self.event_target {
+                "addEventListener"
+            } else {
+                "on"
+            },
+        );
+        if let (Some(add), true) = (add, self.is_connecting()) {
+            let noop = js_sys::Object::get_prototype_of(add.as_ref());
+            let _ = add.call2(&self.socket, &"error".into(), &noop);
+        }
         let _ = self.socket.close();
+    }
+
+    fn is_connecting(&self) -> bool {
+        self.socket.ready_state().as_f64() == Some(0.0)
     }
 
     fn listen(
@@ -166,15 +208,16 @@ impl Drop for Socket {
 
 const NO_HEADERS: &str = "authToken needs a WebSocket constructor that accepts headers (the ws package in Node, createReactNativeWebSocketConstructor in React Native); browsers cannot send the Authorization header, so connect through a relay that adds it";
 
-/// `[url]` or `[url, {headers: {Authorization: "Bearer …"}}]`.
-fn injected_args(url: &str, auth_token: Option<&str>) -> js_sys::Array {
+/// `[url]` or `[url, {headers: {…}}]`.
+fn injected_args(url: &str, headers: Option<&[(String, String)]>) -> js_sys::Array {
     let args = js_sys::Array::of1(&url.into());
-    if let Some(token) = auth_token {
-        let headers = js_sys::Object::new();
-        let value = JsValue::from_str(&("Bearer ".to_owned() + token));
-        let _ = js_sys::Reflect::set(&headers, &"Authorization".into(), &value);
+    if let Some(headers) = headers {
+        let object = js_sys::Object::new();
+        for (name, value) in headers {
+            let _ = js_sys::Reflect::set(&object, &name.into(), &value.into());
+        }
         let options = js_sys::Object::new();
-        let _ = js_sys::Reflect::set(&options, &"headers".into(), &headers);
+        let _ = js_sys::Reflect::set(&options, &"headers".into(), &object);
         args.push(&options);
     }
     args

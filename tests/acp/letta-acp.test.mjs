@@ -1,7 +1,7 @@
 // acpx (from npm) drives the installed package's `letta-acp` over stdio against the REAL
 // Letta Code app server with the scripted offline model: a shell command granted and denied, a
 // cancel mid-turn, session/load from a second process (each turn replayed once), session/list,
-// `/model`, and the cloud backend's clear refusal.
+// `/model`, and the cloud backend through the Cloud stand-in.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -227,12 +227,41 @@ test("prompt content: text, an embedded resource and a resource link reach the m
   }
 });
 
-test("LETTA_ACP_BACKEND=cloud: a clear `unsupported` error on stderr and a non-zero exit", () => {
-  const run = spawnSync(bin("letta-acp"), [], { env: { ...env, LETTA_ACP_BACKEND: "cloud", LETTA_API_KEY: "sk-test-secret" }, input: "", timeout: 30_000, encoding: "utf8" });
-  assert.equal(run.status, 2, run.stderr);
-  assert.equal(run.stdout, "", "nothing on stdout");
-  assert.match(run.stderr, /cloud.*not supported.*LettaUnsupportedError/);
-  assert.doesNotMatch(run.stderr, /sk-test-secret/);
+test("LETTA_ACP_BACKEND=cloud: a granted shell command through the Cloud stand-in (REST, managed sandbox, status relay) in front of the app server", async () => {
+  const { startCloudStandIn, testApiKey } = await import(join(repoRoot, "tests", "cloud", "stand-in.mjs"));
+  const apiKey = testApiKey();
+  const lines = [];
+  const standIn = await startCloudStandIn({
+    appServer: { url: peer.url, token: peer.token },
+    apiKey,
+    defaultModel: peer.model,
+    timeLimitMs: 300_000,
+    log: (line) => lines.push(line),
+  });
+  try {
+    const cloud = new LettaAgentClient({ backend: "cloud", apiKey, apiBaseUrl: standIn.url });
+    const agentId = await cloud.createAgent({ model: peer.model, memfs: false, name: `acp-cloud-${stamp}` });
+    await cloud.close();
+    const cloudEnv = { ...env, LETTA_ACP_BACKEND: "cloud", LETTA_API_KEY: apiKey, LETTA_BASE_URL: standIn.url, LETTA_AGENT_ID: agentId };
+    delete cloudEnv.LETTA_APP_SERVER_URL;
+    delete cloudEnv.LETTA_APP_SERVER_TOKEN;
+    const marker = `cloud-${stamp}`;
+    const { code, messages, stderr } = await acpx(["--approve-all", "exec", `Please run \`touch ${marker}.txt && echo ${marker}\``], { cwd: project("cloud"), env: cloudEnv });
+    assert.equal(code, 0, stderr);
+    const done = messages.find((m) => {
+      const u = m.params?.update;
+      return u?.sessionUpdate === "tool_call_update" && u.status === "completed" && u.content?.[0]?.content?.text?.includes(marker);
+    });
+    assert.ok(done, "the tool ran and its output came back");
+    assert.equal(messages.filter((m) => m.method === "session/request_permission").length, 1, "asked once");
+    assert.ok(messages.some((m) => m.result?.stopReason === "end_turn"), "the turn ended");
+    const sandboxCreated = standIn.records.requests.some((r) => r.method === "POST" && /^\/v1\/agents\/[^/]+\/sandboxes$/.test(r.path));
+    assert.ok(sandboxCreated, "the session ran on a managed sandbox");
+    assert.doesNotMatch(stderr, new RegExp(apiKey), "the key is never logged");
+    for (const line of lines) assert.doesNotMatch(line, new RegExp(apiKey));
+  } finally {
+    await standIn.stop();
+  }
 });
 
 test("LETTA_ACP_BACKEND=local without an installed app server: a clear error and a non-zero exit", () => {
