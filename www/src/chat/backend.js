@@ -23,9 +23,9 @@ export async function relayBackend() {
 /**
  * The LettaAgentClient options for `backend`. Cloud: no apiKey (the client then sends no
  * Authorization header); the relay adds the key to REST calls and to both status sockets.
- * `webSocketAuth: "query"` only so that the client calls the browser's WebSocket with the URL
- * alone (header mode hands the constructor a `{headers}` object, which a browser cannot take);
- * with no key the URL carries no token either.
+ * `webSocketAuth: "query"` because a browser's WebSocket takes no headers (the client refuses
+ * header mode there): the client then calls it with the URL alone, and with no key the URL
+ * carries no token either.
  */
 export function clientOptions(backend) {
   return backend === "cloud"
