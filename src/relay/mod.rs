@@ -94,6 +94,9 @@ fn start(config: Config) -> Result<(), String> {
         }
     }
     runtime.block_on(async move {
+        // Watch for SIGTERM / SIGINT before announcing the port: a signal sent as soon as the
+        // ready line appears must start the graceful shutdown, not kill the process.
+        let signals = Signals::install()?;
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
@@ -109,7 +112,7 @@ fn start(config: Config) -> Result<(), String> {
             })
             .into_future();
         let server = tokio::spawn(server);
-        let why = stop_requested(ttl).await?;
+        let why = signals.stop_requested(ttl).await;
         let _ = stop_tx.send(());
         drain(&relay, server, why, grace).await;
         Ok::<(), String>(())
@@ -118,23 +121,36 @@ fn start(config: Config) -> Result<(), String> {
     Ok(())
 }
 
-/// Resolves on SIGTERM, SIGINT or the end of `--ttl-s`, naming which.
-async fn stop_requested(ttl: Option<Duration>) -> Result<&'static str, String> {
-    let mut term =
-        signal(SignalKind::terminate()).map_err(|e| format!("cannot watch for SIGTERM: {e}"))?;
-    let mut int =
-        signal(SignalKind::interrupt()).map_err(|e| format!("cannot watch for SIGINT: {e}"))?;
-    let ttl = async {
-        match ttl {
-            Some(ttl) => tokio::time::sleep(ttl).await,
-            None => std::future::pending().await,
+/// The signals that stop the relay, watched from start-up on.
+struct Signals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn install() -> Result<Self, String> {
+        Ok(Self {
+            term: signal(SignalKind::terminate())
+                .map_err(|e| format!("cannot watch for SIGTERM: {e}"))?,
+            int: signal(SignalKind::interrupt())
+                .map_err(|e| format!("cannot watch for SIGINT: {e}"))?,
+        })
+    }
+
+    /// Resolves on SIGTERM, SIGINT or the end of `--ttl-s`, naming which.
+    async fn stop_requested(mut self, ttl: Option<Duration>) -> &'static str {
+        let ttl = async {
+            match ttl {
+                Some(ttl) => tokio::time::sleep(ttl).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = self.term.recv() => "SIGTERM",
+            _ = self.int.recv() => "SIGINT",
+            () = ttl => "--ttl-s elapsed",
         }
-    };
-    Ok(tokio::select! {
-        _ = term.recv() => "SIGTERM",
-        _ = int.recv() => "SIGINT",
-        () = ttl => "--ttl-s elapsed",
-    })
+    }
 }
 
 /// The graceful shutdown: the listener is closed already; open sockets get `grace` to end by
