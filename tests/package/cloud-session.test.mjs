@@ -6,7 +6,7 @@
 import { after, before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import WebSocket from "ws";
-import { LettaAgentClient } from "letta-agent-wasm/client";
+import { LettaAgentClient, createTranscriptAccumulator } from "letta-agent-wasm/client";
 import { startCloud } from "./support/cloud.mjs";
 
 let cloud;
@@ -15,6 +15,8 @@ let agentId;
 let session;
 const stamp = Date.now().toString(36);
 const approvals = [];
+/** The first turn's messages, for the history test after it. */
+let firstTurn = [];
 const texts = [];
 const warnings = [];
 const realWarn = console.warn;
@@ -81,6 +83,7 @@ async function until(check, what, ms = 10_000) {
 test("a tool turn in a managed sandbox, answered by canUseTool: tool_call, tool_result, one result, last", async () => {
   const marker = `cloud-${stamp}`;
   const messages = await turn(session, `Please run \`touch ${marker}.txt && echo ${marker}\``);
+  firstTurn = messages;
   const start = commands("runtime_start");
   assert.equal(start.length, 1);
   assert.equal(start[0].agent_id, agentId);
@@ -103,6 +106,24 @@ test("a tool turn in a managed sandbox, answered by canUseTool: tool_call, tool_
   assert.ok(cloud.standIn.records.acks.length > 0, "every seq acked");
   assert.equal(session.agentId, agentId);
   assert.match(session.conversationId, /\S/);
+});
+
+test("the turn's streamed rows rebased onto listMessages() hold each row once; REST history gives the same rows", async () => {
+  assert.ok(firstTurn.length > 0, "the tool turn ran first");
+  const live = createTranscriptAccumulator();
+  live.applyMany(firstTurn);
+  const page = await session.listMessages({ limit: 200 });
+  assert.ok(page.messages.length >= 3, `history: ${page.messages.length} messages`);
+  const rebased = live.rebase(page);
+  const keys = rebased.map((row) => row.key);
+  assert.equal(new Set(keys).size, keys.length, "no duplicated row");
+  const project = (rows) => rows.map((row) => ({ kind: row.kind, text: row.text, toolCallId: row.toolCallId }));
+  const fresh = createTranscriptAccumulator().rebase(page);
+  assert.deepEqual(project(rebased), project(fresh), "live + history = history alone");
+  assert.ok(fresh.some((row) => row.kind === "tool_call"), "the tool call is in the history");
+  const rest = await client.conversations.listMessages(session.conversationId, { order: "asc", limit: 200 });
+  const restRows = createTranscriptAccumulator().rebase({ messages: rest.messages });
+  assert.deepEqual(project(restRows), project(fresh), "REST conversations.listMessages gives the same rows");
 });
 
 test("duplicated idempotency keys: no message is duplicated", async () => {
