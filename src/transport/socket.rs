@@ -147,19 +147,21 @@ impl Socket {
         // An emitter socket (`ws`) closed while still connecting emits `error` on a later tick;
         // with no listener left that is an uncaught exception. `Function.prototype` (a builtin
         // no-op, owned by no closure) listens instead.
-        let add = method(
-            &self.socket,
-            if self.event_target {
-                "addEventListener"
-            } else {
-                "on"
-            },
-        );
-        if let (Some(add), true) = (add, self.is_connecting()) {
+        if let (Some(add), true) = (self.add_listener(), self.is_connecting()) {
             let noop = js_sys::Object::get_prototype_of(add.as_ref());
             let _ = add.call2(&self.socket, &"error".into(), &noop);
         }
         let _ = self.socket.close();
+    }
+
+    /// `addEventListener`, or `on` for an emitter-style socket.
+    fn add_listener(&self) -> Option<js_sys::Function> {
+        let name = if self.event_target {
+            "addEventListener"
+        } else {
+            "on"
+        };
+        method(&self.socket, name)
     }
 
     fn is_connecting(&self) -> bool {
@@ -171,15 +173,9 @@ impl Socket {
         skip_status: Rc<Cell<bool>>,
         on_event: impl FnMut(SocketEvent) + 'static,
     ) -> Result<(), String> {
-        let add = method(
-            &self.socket,
-            if self.event_target {
-                "addEventListener"
-            } else {
-                "on"
-            },
-        )
-        .ok_or("WebSocket implementation does not support event listeners")?;
+        let add = self
+            .add_listener()
+            .ok_or("WebSocket implementation does not support event listeners")?;
         let on_event = std::rc::Rc::new(std::cell::RefCell::new(on_event));
         let event_target = self.event_target;
         for name in EVENTS {

@@ -228,16 +228,8 @@ test("prompt content: text, an embedded resource and a resource link reach the m
 });
 
 test("LETTA_ACP_BACKEND=cloud: a granted shell command through the Cloud stand-in (REST, managed sandbox, status relay) in front of the app server", async () => {
-  const { startCloudStandIn, testApiKey } = await import(join(repoRoot, "tests", "cloud", "stand-in.mjs"));
-  const apiKey = testApiKey();
-  const lines = [];
-  const standIn = await startCloudStandIn({
-    appServer: { url: peer.url, token: peer.token },
-    apiKey,
-    defaultModel: peer.model,
-    timeLimitMs: 300_000,
-    log: (line) => lines.push(line),
-  });
+  const { standInFor } = await import(join(repoRoot, "tests", "cloud", "stand-in.mjs"));
+  const { standIn, apiKey, lines } = await standInFor(peer, { timeLimitMs: 300_000 });
   try {
     const cloud = new LettaAgentClient({ backend: "cloud", apiKey, apiBaseUrl: standIn.url });
     const agentId = await cloud.createAgent({ model: peer.model, memfs: false, name: `acp-cloud-${stamp}` });

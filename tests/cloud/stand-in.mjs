@@ -364,3 +364,20 @@ export async function startCloudStandIn({ appServer, apiKey, defaultModel, timeL
 
 /** A random API key for a test run (never printed). */
 export const testApiKey = () => `sk-let-${createHash("sha256").update(randomUUID()).digest("hex").slice(0, 32)}`;
+
+/**
+ * A stand-in with a fresh key in front of `peer` (tests/support/real-peer.mjs `startPeer`), its
+ * log lines collected (tests check that the key is in none): `{standIn, apiKey, lines}`.
+ */
+export async function standInFor(peer, { timeLimitMs = 600_000 } = {}) {
+  const apiKey = testApiKey();
+  const lines = [];
+  const standIn = await startCloudStandIn({
+    appServer: { url: peer.url, token: peer.token },
+    apiKey,
+    defaultModel: peer.model,
+    timeLimitMs,
+    log: (line) => lines.push(line),
+  });
+  return { standIn, apiKey, lines };
+}

@@ -14,15 +14,7 @@ const standInModule = await import(pathToFileURL(join(repoRoot, "tests", "cloud"
  */
 export async function startCloud() {
   const peer = await startPeer();
-  const apiKey = standInModule.testApiKey();
-  const lines = [];
-  const standIn = await standInModule.startCloudStandIn({
-    appServer: { url: peer.url, token: peer.token },
-    apiKey,
-    defaultModel: peer.model,
-    timeLimitMs: 600_000,
-    log: (line) => lines.push(line),
-  });
+  const { standIn, apiKey, lines } = await standInModule.standInFor(peer);
   return {
     peer,
     standIn,
