@@ -97,10 +97,20 @@ test("repositories: create, files, versions, attach to an agent", async () => {
   assert.equal(gone.status, 404);
 });
 
-test("computers: list and get", async () => {
+test("computers: list, get and resolve", async () => {
   const list = await client.computers.list();
-  assert.ok(Array.isArray(list.computers));
-  assert.equal(typeof list.hasNextPage, "boolean");
+  assert.equal(list.hasNextPage, false);
+  const byName = Object.fromEntries(list.computers.map((c) => [c.name, c]));
+  assert.equal(byName["stand-in-computer"]?.status, "online", JSON.stringify(list.computers));
+  assert.equal(byName["stand-in-computer"].connectionId, "conn-stand-in");
+  assert.equal(byName["offline-computer"]?.status, "offline");
+  assert.equal(byName["offline-computer"].connectionId, null);
+  const got = await client.computers.get("device-stand-in");
+  assert.deepEqual([got.name, got.status, got.deviceId], ["stand-in-computer", "online", "device-stand-in"]);
+  const byNameResolved = await client.computers.resolve({ name: "stand-in-computer" });
+  assert.equal(byNameResolved.connectionId, "conn-stand-in");
+  const offline = await rejection(client.computers.resolve("offline-computer"));
+  assert.equal(offline.message, "Remote environment is offline: offline-computer");
   const missing = await rejection(client.computers.get("device-that-does-not-exist"));
   assert.equal(missing.status, 404);
   const resolved = await client.computers.resolve({ connectionId: "conn-direct" });
