@@ -158,6 +158,14 @@ export interface OutputFormat {
   maxRetries?: number;
 }
 
+/** How a lost connection is replaced. */
+export interface ReconnectOptions {
+  /** Failed opens in a row before the session stops trying until the next call (default 5). */
+  maxAttempts?: number;
+  /** The first retry's delay in ms; doubled per failure, jittered (default 250). */
+  backoffMs?: number;
+}
+
 /** Options every session accepts (see {@link LettaCodeClientSessionOptions}). */
 export interface LettaCodeSessionOptionsBase {
   /** Exact client-tool allowlist, sent with every turn (deduplicated). */
@@ -168,6 +176,13 @@ export interface LettaCodeSessionOptionsBase {
   permissionMode?: PermissionMode | LegacyPermissionMode;
   /** Working directory of the runtime scope. */
   cwd?: string;
+  /**
+   * Remote sessions: survive a dropped connection (default `true`). The session keeps a second
+   * socket on its conversation, so a turn goes on when one drops; when both drop, the turn ends
+   * `stream_closed` and the next call reconnects. `false` keeps one socket (a drop closes the
+   * session, as in the reference SDK).
+   */
+  reconnect?: boolean | ReconnectOptions;
   /** Subset of skill sources; `[]` disables all. */
   skillSources?: readonly SkillSource[];
   /** Called for tool approvals; without it approvals end the turn as `approval_conflict`. */

@@ -184,6 +184,14 @@ export interface SessionDeviceStatus {
 
 export type DeviceStatusListener = (status: SessionDeviceStatus) => void;
 
+/**
+ * A connection change of a session with `reconnect` (the default): a socket dropped
+ * (`live`: another socket carries the session meanwhile, so turns go on), or the session is
+ * whole again.
+ */
+export type ConnectionChange = { type: "reconnecting"; live: boolean } | { type: "reconnected" };
+export type ConnectionChangeListener = (change: ConnectionChange) => void;
+
 /** A protocol frame: an object with a string `type` (snake_case fields, as on the wire). */
 export interface SDKProtocolMessage<TType extends string = string> {
   type: TType;
@@ -272,6 +280,8 @@ export interface LettaCodeSession {
   getDeviceStatus(options?: GetDeviceStatusOptions): Promise<SessionDeviceStatus>;
   /** Calls `listener` with every device status of this session; returns the unsubscribe function. */
   onDeviceStatus(listener: DeviceStatusListener): () => void;
+  /** Calls `listener` on every connection change (`reconnecting` / `reconnected`); returns the unsubscribe function. */
+  onConnectionChange(listener: ConnectionChangeListener): () => void;
   /** Ends `stream()`, rejects pending calls and closes the socket. Idempotent. */
   close(): void;
   [Symbol.asyncDispose](): Promise<void>;

@@ -5,6 +5,9 @@
 //!   `L` listMessages()   `Q<id>` removeQueuedMessage()   `D` toggle device-status listening
 //!   `Y` / `N` answer the oldest approval (allow / deny)  `R` finish the oldest SDK tool call
 //!   `C` close()          `X` the transport closed
+//!   `O` the standby opened   `G<frame>` a frame on the standby   `K` the standby closed
+//!   `B` a call (re)starts the session (`begin`, as a reopen does)   `P` the primary opened
+//!   `E` the primary failed to open
 //! The session starts like a real one (runtime_start answered) before the first line. Nothing
 //! may panic; every message for stream() must be valid JSON; after timers fired at `now`, the
 //! next deadline lies in the future (a deadline that stays due would spin the driver).
@@ -159,6 +162,15 @@ impl Driver {
             }
             "C" => self.core.close(self.now),
             "X" => self.core.on_transport_closed(self.now),
+            "O" => self.core.on_standby_open(self.now),
+            "G" => self.core.on_standby_frame(arg, self.now),
+            "K" => self.core.on_standby_closed(self.now),
+            "B" => {
+                let call = self.call();
+                self.core.begin(call, self.now);
+            }
+            "P" => self.core.on_open(self.now),
+            "E" => self.core.on_transport_error("refused", self.now),
             _ => {}
         }
         self.settle();

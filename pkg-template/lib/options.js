@@ -179,6 +179,7 @@ export function sessionOptions(o, action) {
   }
   const cwd = optionalString(o, "cwd");
   return {
+    reconnect: reconnectOptions(o.reconnect),
     permissionMode: normalizePermissionMode(o.permissionMode),
     cwd,
     stateless,
@@ -194,6 +195,22 @@ export function sessionOptions(o, action) {
     mcpServers: o.mcpServers ?? undefined,
     outputFormat: o.outputFormat ?? undefined,
   };
+}
+
+/** `reconnect`: absent or `true` (the defaults), `false` (one socket), or `{maxAttempts?, backoffMs?}`. */
+function reconnectOptions(value) {
+  if (value === undefined || value === null || typeof value === "boolean") return value ?? undefined;
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw invalidArgument("Invalid reconnect. Expected a boolean or {maxAttempts, backoffMs}.");
+  }
+  const policy = {};
+  for (const key of ["maxAttempts", "backoffMs"]) {
+    if (value[key] === undefined) continue;
+    const n = positiveInteger(value[key]);
+    if (n === null) throw invalidArgument(`Invalid reconnect.${key}. Expected a positive integer.`);
+    policy[key] = n;
+  }
+  return policy;
 }
 
 function dreamingOptions(value) {

@@ -59,6 +59,7 @@ export class LettaCodeSession {
   #info = null;
   #closed = false;
   #deviceListeners = new Set();
+  #connectionListeners = new Set();
   /** Aborted when the session closes (the `signal` SDK-hosted tools receive). */
   #closing = new AbortController();
   /**
@@ -168,6 +169,10 @@ export class LettaCodeSession {
   /** Starts the session once; concurrent callers share one start. A failed start can be retried. */
   #ensureInitialized() {
     this.#live();
+    // A remote session that lost every socket reopens on the next call (Cloud: before a turn).
+    if (this.#info !== null && !this.#connection.cloud && this.#driver.isIdleDisconnected()) {
+      return this.#reopenIfIdle().then(() => this.#info);
+    }
     if (this.#info !== null) return Promise.resolve(this.#info);
     if (this.#initializing === null) {
       this.#initializing = (this.#extras ? this.#prepare() : Promise.resolve()).then(
@@ -240,7 +245,10 @@ export class LettaCodeSession {
     await this.#reopenIfIdle();
   }
 
-  /** Cloud idle recovery (spec §3.11): one reopen for concurrent callers; input is never replayed. */
+  /**
+   * The reopen after the transport was lost (Cloud: idle drop, spec §3.11; remote: every socket
+   * lost): one reopen for concurrent callers; acknowledged input is never sent again.
+   */
   async #reopenIfIdle() {
     const driver = this.#live();
     if (!driver.isIdleDisconnected()) return;
@@ -336,6 +344,18 @@ export class LettaCodeSession {
     };
   }
 
+  /**
+   * Subscribes to connection changes: `{type: "reconnecting", live}` when a socket dropped
+   * (`live`: another one carries the session meanwhile) and `{type: "reconnected"}` once the
+   * session is whole again. Returns the unsubscribe function.
+   */
+  onConnectionChange(listener) {
+    if (typeof listener !== "function") throw invalidArgument("Invalid connection listener. Expected a function.");
+    this.#live();
+    this.#connectionListeners.add(listener);
+    return () => this.#connectionListeners.delete(listener);
+  }
+
   async recoverPendingApprovals(options = {}) {
     await this.#ensureInitialized();
     return parse(await this.#live().recoverPendingApprovals(JSON.stringify(options ?? {})));
@@ -400,6 +420,7 @@ export class LettaCodeSession {
     if (this.#closed) return;
     this.#closed = true;
     this.#deviceListeners.clear();
+    this.#connectionListeners.clear();
     this.#closing.abort();
     // MCP servers: child processes end and HTTP sessions are terminated (in the background).
     if (this.#extras) this.#extras.closed = this.#extras.mcp?.close();
@@ -421,9 +442,10 @@ export class LettaCodeSession {
       queueMicrotask(() => this.#approve(driver, Number(a), b, JSON.parse(c), JSON.parse(d)));
     } else if (kind === "tool") {
       queueMicrotask(() => this.#runTool(driver, Number(a), b, c, JSON.parse(d)));
-    } else if (kind === "device") {
+    } else if (kind === "device" || kind === "connection") {
       const status = JSON.parse(a);
-      for (const listener of this.#deviceListeners) {
+      const listeners = kind === "device" ? this.#deviceListeners : this.#connectionListeners;
+      for (const listener of listeners) {
         try {
           listener(status);
         } catch {

@@ -65,7 +65,8 @@ impl SessionDriver {
     /// serde's type-error formatting, floats included), for one call per session; `nonce`: the client's request-id nonce; `web_socket`:
     /// an injected constructor (else the browser's own); `events(kind, …)`:
     /// `("approval", handle, toolName, inputJson, contextJson)`,
-    /// `("tool", handle, toolCallId, toolName, inputJson)`, `("device", statusJson)`.
+    /// `("tool", handle, toolCallId, toolName, inputJson)`, `("device", statusJson)`,
+    /// `("connection", eventJson)` (`{type: "reconnecting", live}` / `{type: "reconnected"}`).
     /// The token only goes into the `Authorization` header.
     #[wasm_bindgen(constructor)]
     pub fn new(
@@ -138,8 +139,8 @@ impl SessionDriver {
         super::cloud_session::download(self.cloud_connector(), path)
     }
 
-    /// A Cloud session whose transport dropped while idle: `connect()` reopens it.
-    #[cfg(feature = "cloud")]
+    /// A session waiting to reopen its transport (a Cloud one after an idle drop, a remote
+    /// one after losing every socket): `connect()` reopens it.
     #[wasm_bindgen(js_name = isIdleDisconnected)]
     pub fn is_idle_disconnected(&self) -> bool {
         self.live()

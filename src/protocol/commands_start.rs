@@ -33,8 +33,10 @@ pub struct RuntimeStart {
     pub recover_approvals: bool,
     /// `true` on start.
     pub force_device_status: bool,
-    /// Permission mode; always sent (`"standard"` by default).
-    pub mode: String,
+    /// Permission mode; sent on every start (`"standard"` by default). `None` leaves the
+    /// conversation's mode as it is (a second socket on a running session).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
     /// Working directory.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
@@ -44,6 +46,10 @@ pub struct RuntimeStart {
     /// Deduplicated skill sources; `[]` is meaningful and sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skill_sources: Option<Vec<String>>,
+    /// `true` keeps the conversation's skill sources when `skill_sources` is absent (which
+    /// otherwise clears them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preserve_skill_sources: Option<bool>,
     /// SDK/MCP tools hosted by the client.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_tools: Option<Vec<ExternalToolGroup>>,
@@ -69,10 +75,11 @@ impl RuntimeStart {
             client_info: ClientInfo::default(),
             recover_approvals: false,
             force_device_status: true,
-            mode: mode.into(),
+            mode: Some(mode.into()),
             cwd: None,
             stateless: None,
             skill_sources: None,
+            preserve_skill_sources: None,
             external_tools: None,
             agent_id: None,
             conversation_id: None,

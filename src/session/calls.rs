@@ -83,7 +83,9 @@ impl SessionCore {
             c.track_sent_turn(now, client_message_id.clone(), otid.map(str::to_owned));
             c.note_input_request(&client_message_id, &request_id);
         }
-        self.write(command.to_json());
+        let frame = command.to_json();
+        self.track_input(&request_id, &frame);
+        self.write(frame);
         Ok(())
     }
 

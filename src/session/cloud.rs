@@ -15,12 +15,6 @@ impl SessionCore {
         }
     }
 
-    /// True while a Cloud session waits to reopen its transport after an idle drop: the next
-    /// `send()` / `ready()` reconnects first (spec §3.11).
-    pub fn is_idle_disconnected(&self) -> bool {
-        self.recovering.is_some() && self.phase == Phase::Connecting && !self.closed
-    }
-
     /// After a successful Cloud `runtime_start`: the un-correlated `sync`; on a reopen, the
     /// runtime check and the end of the start (`Some`: the start's outcome, nothing else to do;
     /// the post-start steps were done the first time).

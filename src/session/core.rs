@@ -12,13 +12,11 @@ use super::device::DeviceWaiters;
 use super::error::SessionError;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
+use super::reconnect::{Connections, LinkEffect};
 use super::repeats::RecentFrames;
 use super::requests::{earlier, CallId, Pending, Purpose, RequestTable, ResponseMatch};
-use super::responses::shape_response;
 use crate::protocol::commands::Command;
-use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
 use crate::protocol::runtime::Runtime;
-use crate::protocol::{peek_event_ids, peek_frame_type};
 use std::collections::VecDeque;
 
 /// What the session is started for (spec §3.4 step 3).
@@ -97,8 +95,13 @@ pub enum Effect {
     Candidate { call: CallId, frame: String },
     /// A device status snapshot (JSON) for `onDeviceStatus` listeners.
     DeviceStatus(String),
-    /// Close the socket.
+    /// Close the socket (and the standby, if any).
     CloseTransport,
+    /// Work on the session's other connections (see `reconnect`).
+    Link(LinkEffect),
+    /// A connection change for `onConnectionChange` listeners (JSON: `{type:"reconnecting",
+    /// live}` or `{type:"reconnected"}`).
+    Connection(String),
 }
 
 /// Where the start sequence is.
@@ -155,17 +158,19 @@ pub struct SessionCore {
     pub(super) closed: bool,
     /// The broadcast frames accepted lately: their repeats are dropped unparsed.
     pub(super) recent_frames: RecentFrames,
-    /// A Cloud session whose transport dropped while idle: the next start reopens the runtime
-    /// it had (`Some`), keeping the stream and its coordinator.
-    #[cfg(any(test, feature = "cloud"))]
+    /// A session whose transport dropped (a Cloud one while idle, a remote one with a
+    /// reconnect policy at any time): the next start reopens the runtime it had (`Some`),
+    /// keeping the stream and its coordinator.
     pub(super) recovering: Option<Runtime>,
+    /// The standby socket, unacknowledged input and retry timers (see `reconnect`).
+    pub(super) connections: Connections,
 }
 
 impl SessionCore {
     /// A session that will start when its transport opens.
     pub fn new(config: SessionConfig) -> Self {
         let ids = RequestIds::new(config.nonce.clone());
-        SessionCore {
+        let mut core = SessionCore {
             config,
             ids,
             phase: Phase::Connecting,
@@ -188,9 +193,11 @@ impl SessionCore {
             drain_deadline: None,
             closed: false,
             recent_frames: RecentFrames::default(),
-            #[cfg(any(test, feature = "cloud"))]
             recovering: None,
-        }
+            connections: Connections::default(),
+        };
+        core.seed_jitter();
+        core
     }
 
     /// Registers the call that `initialize()` completes (with the init info, or the error).
@@ -209,6 +216,7 @@ impl SessionCore {
             }
             _ => {
                 self.init_calls.push(call);
+                self.reopen_attempt_started();
                 if self.phase == Phase::Connecting && self.connect_deadline.is_none() {
                     self.connect_deadline = Some(now.saturating_add(self.request_timeout()));
                 }
@@ -276,7 +284,7 @@ impl SessionCore {
             earlier(self.connect_deadline, self.drain_deadline),
             coordinator,
         );
-        earlier(own, requests)
+        earlier(earlier(own, requests), self.reconnect_deadline())
     }
 
     /// Fires due timers: request timeouts, device-status waits, coordinator graces.
@@ -307,6 +315,7 @@ impl SessionCore {
         if let Some(c) = self.coordinator.as_mut() {
             c.on_tick(now);
         }
+        self.reconnect_tick(now);
         self.drain_tick(now);
     }
 
@@ -319,73 +328,15 @@ impl SessionCore {
         self.start(now);
     }
 
-    /// The socket failed before opening.
-    pub fn on_transport_error(&mut self, detail: &str) {
+    /// The socket failed before opening (a reopen retries, see `reconnect`).
+    pub fn on_transport_error(&mut self, detail: &str, now: u64) {
+        if self.reopen_failed(detail, now) {
+            return;
+        }
         if self.phase == Phase::Connecting && !self.closed {
             self.fail_start(SessionError::connection(
                 "App-server WebSocket failed to open: ".to_owned() + detail,
             ));
-        }
-    }
-
-    /// One frame from the socket (JSON text). Malformed frames and repeated broadcast frames
-    /// (see `repeats`) are dropped; nothing panics.
-    pub fn on_frame(&mut self, text: &str, now: u64) {
-        let ids = peek_event_ids(text);
-        if self.recent_frames.is_repeat(&ids) {
-            return;
-        }
-        if self.closed {
-            return self.drain_frame(text, &ids, now);
-        }
-        // Big device-status snapshots are dropped unparsed when nobody listens or waits.
-        let device_status = self.wants_device_status();
-        if !device_status && peek_frame_type(text).is_some_and(|t| t == "update_device_status") {
-            return;
-        }
-        let Some(frame) = parse_frame_with(text, ParseOptions { device_status }) else {
-            return;
-        };
-        self.recent_frames.remember(&ids);
-        match &frame.body {
-            FrameBody::QueueUpdate(queue) => self.on_queue_update(&frame, queue),
-            FrameBody::ControlRequest(request) => self.on_control_request(&frame, request),
-            FrameBody::ExternalToolCallRequest(request) => self.on_tool_request(&frame, request),
-            FrameBody::DeviceStatus(status) => self.on_device_status(&frame, status),
-            _ => {}
-        }
-        if let Some(c) = self.coordinator.as_mut() {
-            c.handle_frame(&frame, now);
-        }
-        self.resume_stalled_queue();
-        if frame.request_id.is_some() {
-            if let Some(pending) = self.requests.answer(&frame) {
-                self.on_response(pending, &frame, now);
-            }
-        }
-    }
-
-    fn on_response(&mut self, pending: Pending, frame: &ParsedFrame<'_>, now: u64) {
-        match pending.purpose {
-            Purpose::Handshake => self.on_start_response(frame, now),
-            Purpose::DeviceSync(call) => self.on_device_sync(call, frame),
-            Purpose::Call(call, _) if matches!(pending.matcher, ResponseMatch::Candidates) => {
-                self.effects.push_back(Effect::Candidate {
-                    call,
-                    frame: frame.raw.to_owned(),
-                });
-            }
-            Purpose::Call(call, shape) => {
-                if let ResponseMatch::QueueItem(item) = &pending.matcher {
-                    let removed =
-                        crate::json::Object::parse(frame.raw).and_then(|o| o.bool("success"));
-                    if removed == Some(true) {
-                        // The server dropped the item: its tracked turn will never run.
-                        self.forget_queue_item(item);
-                    }
-                }
-                self.complete(call, shape_response(shape, frame.raw));
-            }
         }
     }
 
@@ -496,5 +447,7 @@ pub(crate) mod tests;
 mod tests_calls;
 #[cfg(test)]
 mod tests_cloud;
+#[cfg(test)]
+mod tests_reconnect;
 #[cfg(test)]
 mod tests_repeats;

@@ -23,8 +23,14 @@ impl SessionCore {
         if self.closed {
             return;
         }
+        if self.reopen_failed("the socket closed", now) {
+            return;
+        }
         #[cfg(any(test, feature = "cloud"))]
         if self.cloud_idle_drop() {
+            return;
+        }
+        if self.survive_primary_drop(now) {
             return;
         }
         self.closed = true;
@@ -45,6 +51,8 @@ impl SessionCore {
             return;
         }
         self.closed = true;
+        self.close_standby();
+        self.recovering = None;
         self.settle_init(Err(SessionError::session_closed()));
         self.reject_all(SessionError::closed("App-server client closed"));
         if let Some(c) = self.coordinator.as_mut() {

@@ -23,6 +23,10 @@ const ENABLE_MEMFS_TIMEOUT_MS: u64 = 180_000;
 impl SessionCore {
     /// First step once the socket is open.
     pub(super) fn start(&mut self, now: u64) {
+        if self.recovering.is_some() {
+            // A reopen: the runtime is known, so there is nothing to look up.
+            return self.send_runtime_start(now);
+        }
         match &self.config.target {
             Target::Management => self.finish_start(),
             Target::ResumeConversation { conversation_id } => {
@@ -55,6 +59,15 @@ impl SessionCore {
             start.external_tools = Some(vec![ExternalToolGroup {
                 tools: options.tools.clone(),
             }]);
+        }
+        let reopening = self.recovering.as_ref().filter(|_| self.is_remote_target());
+        if let Some(runtime) = reopening {
+            // The same conversation again, with everything the first start set.
+            start.agent_id = runtime.agent_id.clone();
+            start.conversation_id = Some(runtime.conversation_id.clone());
+            self.phase = Phase::Starting;
+            let command = Command::RuntimeStart(start);
+            return self.request(&command, request_id, Purpose::Handshake, None, now);
         }
         match &self.config.target {
             Target::CreateAgent {
@@ -195,6 +208,9 @@ impl SessionCore {
         if let Some(outcome) = self.cloud_started(&runtime) {
             return outcome;
         }
+        if let Some(outcome) = self.remote_reopened(&runtime) {
+            return outcome;
+        }
         let options = &self.config.options;
         let coordinator = CoordinatorConfig {
             label: self.config.label.to_owned(),
@@ -278,6 +294,16 @@ impl SessionCore {
         self.phase = Phase::Ready;
         let info = self.init_info();
         self.settle_init(Ok(info));
+        self.open_standby_if_wanted();
+    }
+
+    /// Whether the session runs on an app server's own socket (not Cloud's relay).
+    pub(super) fn is_remote_target(&self) -> bool {
+        #[cfg(any(test, feature = "cloud"))]
+        if matches!(self.config.target, Target::Cloud { .. }) {
+            return false;
+        }
+        true
     }
 
     /// The start failed: settle `initialize()` with the error and drop the connection.

@@ -1,7 +1,7 @@
 //! Sans-IO session core: the turn coordinator and the session state machine.
 //!
-//! Nothing here does I/O or reads a clock. The JS wrapper's driver (`pkg-template/lib/driver.js`,
-//! through `src/js/`) feeds frames, socket events and "now"; the core answers with effects
+//! Nothing here does I/O or reads a clock. The transport's driver (`src/transport/driver.rs`)
+//! feeds frames, socket events and "now"; the core answers with effects
 //! (frames to write, calls to settle, callbacks to run) and `SDKMessage`s for `stream()`.
 
 mod approvals;
@@ -16,7 +16,9 @@ pub mod error;
 mod handlers;
 mod handshake;
 pub mod ids;
+mod intake;
 pub mod options;
+mod reconnect;
 mod repeats;
 pub mod requests;
 mod responses;
@@ -26,5 +28,6 @@ pub use approvals::APPROVAL_CACHE_SIZE;
 pub use drain::CLOSE_DRAIN_MS;
 pub use error::SessionError;
 pub use options::{read_session_config, SessionOptions, SessionSetup};
+pub use reconnect::{LinkEffect, ReconnectPolicy};
 pub use repeats::{RecentFrames, REPEAT_WINDOW};
 pub use requests::CallId;

@@ -8,6 +8,7 @@
 //! in JS; the wrapper sends `hasCanUseTool` and the tool definitions.
 
 use super::core::Target;
+use super::reconnect::ReconnectPolicy;
 use crate::json::{Object, Value, WrongType};
 use crate::protocol::commands::{ClientToolset, CreateConversationBody, ExternalToolSpec};
 
@@ -44,6 +45,8 @@ pub struct SessionOptions {
     pub has_can_use_tool: bool,
     /// SDK-hosted tools (the wrapper keeps their `execute`).
     pub tools: Vec<ExternalToolSpec>,
+    /// `reconnect`: on by default; `false` keeps one socket and ends the session on a drop.
+    pub reconnect: Option<ReconnectPolicy>,
 }
 
 /// Spec §1.6: legacy names are mapped; unknown values are dropped (→ `standard`).
@@ -141,7 +144,28 @@ impl SessionOptions {
             }),
             has_can_use_tool: o.bool("hasCanUseTool") == Some(true),
             tools,
+            reconnect: read_reconnect(o.get("reconnect")),
         }
+    }
+}
+
+/// `reconnect` as options.js validated it: `false`, `true` / absent (the defaults), or
+/// `{maxAttempts?, backoffMs?}`.
+fn read_reconnect(value: &Value<'_>) -> Option<ReconnectPolicy> {
+    let defaults = ReconnectPolicy::default();
+    match value {
+        Value::Bool(false) => None,
+        Value::Object(policy) => Some(ReconnectPolicy {
+            max_attempts: positive_integer(policy.get("maxAttempts"))
+                .ok()
+                .flatten()
+                .map_or(defaults.max_attempts, |n| n.min(u64::from(u32::MAX)) as u32),
+            backoff_ms: positive_integer(policy.get("backoffMs"))
+                .ok()
+                .flatten()
+                .unwrap_or(defaults.backoff_ms),
+        }),
+        _ => Some(defaults),
     }
 }
 

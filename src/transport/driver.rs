@@ -7,10 +7,15 @@
 //! is held while JS runs (a write, the handler): effects are collected first, then executed.
 //! A handler that calls back into the driver is fine: the nested step leaves its effects to
 //! the loop already running.
+//!
+//! A remote session with a reconnect policy also holds a *standby* socket on the same URL
+//! (`session::reconnect`): the core says when to open, write, promote and close it
+//! ([`LinkEffect`]), and its events go to the core's standby entry points. Each socket's
+//! listener carries the socket's number, so an event of a socket that was replaced is ignored.
 
 use super::socket::{JsSocket, Socket, SocketEvent};
 use super::timer::{now, Timer};
-use crate::session::{Effect, SessionCore};
+use crate::session::{Effect, LinkEffect, SessionCore};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -67,9 +72,30 @@ impl Writer {
 /// The handler of [`Event`]s.
 type Handler = Rc<RefCell<dyn FnMut(Event)>>;
 
+/// Where (and how) the remote sockets connect: kept to open the standby and to reopen.
+struct Endpoint {
+    url: String,
+    constructor: Option<js_sys::Function>,
+    token: Option<String>,
+}
+
+/// Which of the session's sockets an event came from.
+enum Role {
+    Primary,
+    Standby,
+    /// A socket that was replaced: its events are ignored.
+    Gone,
+}
+
 struct State {
     core: SessionCore,
     link: Option<Link>,
+    /// The number of the primary socket (see [`Role`]).
+    link_id: u32,
+    /// The standby socket and its number.
+    standby: Option<(u32, Socket)>,
+    next_id: u32,
+    endpoint: Option<Endpoint>,
     timer: Option<Timer>,
     timer_at: Option<u64>,
     pumping: bool,
@@ -83,9 +109,25 @@ struct State {
 impl State {
     /// Takes the socket, the timer and the self-reference of a drain, to drop once no borrow
     /// is held (dropping them runs JS: listeners removed, the socket closed).
-    fn take_io(&mut self) -> (Option<Link>, Option<Timer>, Option<Driver>) {
+    fn take_io(&mut self) -> (Option<Link>, Option<Socket>, Option<Timer>, Option<Driver>) {
         self.timer_at = None;
-        (self.link.take(), self.timer.take(), self.keep_alive.take())
+        let standby = self.standby.take().map(|(_, socket)| socket);
+        (
+            self.link.take(),
+            standby,
+            self.timer.take(),
+            self.keep_alive.take(),
+        )
+    }
+
+    fn role(&self, id: u32) -> Role {
+        if self.standby.as_ref().is_some_and(|(sid, _)| *sid == id) {
+            Role::Standby
+        } else if id == self.link_id && matches!(self.link, Some(Link::Socket(_))) {
+            Role::Primary
+        } else {
+            Role::Gone
+        }
     }
 }
 
@@ -103,6 +145,10 @@ impl Driver {
             state: Rc::new(RefCell::new(State {
                 core,
                 link: None,
+                link_id: 0,
+                standby: None,
+                next_id: 0,
+                endpoint: None,
                 timer: None,
                 timer_at: None,
                 pumping: false,
@@ -114,27 +160,87 @@ impl Driver {
     }
 
     /// Opens the socket (see [`Socket::connect`]); a failure goes to the core as a transport
-    /// error, which settles what waits on the connection.
+    /// error, which settles what waits on the connection. The endpoint is kept for the standby
+    /// and for reopening.
     pub fn connect(&self, url: &str, constructor: Option<&js_sys::Function>, token: Option<&str>) {
+        self.state.borrow_mut().endpoint = Some(Endpoint {
+            url: url.to_owned(),
+            constructor: constructor.cloned(),
+            token: token.map(str::to_owned),
+        });
+        self.open_primary();
+    }
+
+    /// Opens a socket to the kept endpoint whose events carry `id`.
+    fn open_socket(&self, id: u32) -> Option<Result<Socket, String>> {
         let weak = Rc::downgrade(&self.state);
         let handler = Rc::downgrade(&self.handler);
-        let skip_status = self.state.borrow().skip_status.clone();
-        let connected = Socket::connect(url, constructor, token, skip_status, move |event| {
-            if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
-                Driver { state, handler }.on_socket_event(event);
-            }
-        });
-        match connected {
-            Ok(socket) => {
+        // Copied out: no borrow may be held while JS runs (a constructor may report at once).
+        let (url, constructor, token, skip_status) = {
+            let state = self.state.borrow();
+            let endpoint = state.endpoint.as_ref()?;
+            (
+                endpoint.url.clone(),
+                endpoint.constructor.clone(),
+                endpoint.token.clone(),
+                state.skip_status.clone(),
+            )
+        };
+        Some(Socket::connect(
+            &url,
+            constructor.as_ref(),
+            token.as_deref(),
+            skip_status,
+            move |event| {
+                if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
+                    Driver { state, handler }.on_socket_event(id, event);
+                }
+            },
+        ))
+    }
+
+    fn take_id(&self) -> u32 {
+        let mut state = self.state.borrow_mut();
+        state.next_id += 1;
+        state.next_id
+    }
+
+    /// Opens the primary socket (first start, or a reopen after every socket was lost).
+    fn open_primary(&self) {
+        let id = self.take_id();
+        match self.open_socket(id) {
+            Some(Ok(socket)) => {
                 let open = socket.is_open();
-                self.state.borrow_mut().link = Some(Link::Socket(socket));
+                let previous = {
+                    let mut state = self.state.borrow_mut();
+                    state.link_id = id;
+                    state.link.replace(Link::Socket(socket))
+                };
+                drop(previous);
                 if open {
                     self.run(|core, now| core.on_open(now));
                 }
             }
-            Err(error) => self.run(|core, _| core.on_transport_error(&error)),
+            Some(Err(error)) => self.run(|core, now| core.on_transport_error(&error, now)),
+            None => {}
         }
         self.pump();
+    }
+
+    /// Opens the standby socket; a failure to construct it counts as its close.
+    fn open_standby(&self) {
+        let id = self.take_id();
+        match self.open_socket(id) {
+            Some(Ok(socket)) => {
+                let open = socket.is_open();
+                let previous = self.state.borrow_mut().standby.replace((id, socket));
+                drop(previous);
+                if open {
+                    self.run(|core, now| core.on_standby_open(now));
+                }
+            }
+            _ => self.run(|core, now| core.on_standby_closed(now)),
+        }
     }
 
     /// Takes over an open Cloud relay pair (see `transport::cloud_session`): its events go to
@@ -157,7 +263,7 @@ impl Driver {
         if let Some(writer) = writer {
             writer.set_sink(move |event| {
                 if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
-                    Driver { state, handler }.on_socket_event(event);
+                    Driver { state, handler }.on_link_event(event);
                 }
             });
         }
@@ -166,7 +272,7 @@ impl Driver {
     /// Reports a failed Cloud connection attempt to the core (it settles what waits on it).
     #[cfg(feature = "cloud")]
     pub fn connect_failed(&self, detail: &str) {
-        self.run(|core, _| core.on_transport_error(detail));
+        self.run(|core, now| core.on_transport_error(detail, now));
     }
 
     /// Runs `step` on the core with the clock, then executes the effects.
@@ -197,16 +303,39 @@ impl Driver {
         drop(released);
     }
 
-    fn on_socket_event(&self, event: SocketEvent) {
+    fn on_socket_event(&self, id: u32, event: SocketEvent) {
+        let role = self.state.borrow().role(id);
+        match role {
+            Role::Primary => self.on_link_event(event),
+            Role::Standby => self.on_standby_event(event),
+            Role::Gone => {}
+        }
+    }
+
+    fn on_link_event(&self, event: SocketEvent) {
         let closed = matches!(event, SocketEvent::Closed);
         self.run(|core, now| match event {
             SocketEvent::Open => core.on_open(now),
             SocketEvent::Frame(text) => core.on_frame(&text, now),
             SocketEvent::Closed => core.on_transport_closed(now),
-            SocketEvent::Error(detail) => core.on_transport_error(&detail),
+            SocketEvent::Error(detail) => core.on_transport_error(&detail, now),
         });
         if closed {
             self.end_drain();
+        }
+    }
+
+    /// The standby's events; an error is followed by its close, which is what counts.
+    fn on_standby_event(&self, event: SocketEvent) {
+        match event {
+            SocketEvent::Open => self.run(|core, now| core.on_standby_open(now)),
+            SocketEvent::Frame(text) => self.run(|core, now| core.on_standby_frame(&text, now)),
+            SocketEvent::Closed => {
+                let gone = self.state.borrow_mut().standby.take();
+                drop(gone);
+                self.run(|core, now| core.on_standby_closed(now));
+            }
+            SocketEvent::Error(_) => {}
         }
     }
 
@@ -260,11 +389,45 @@ impl Driver {
                 }
             }
             Effect::CloseTransport => {
-                let link = self.state.borrow_mut().link.take();
-                drop(link);
+                let (link, standby) = {
+                    let mut state = self.state.borrow_mut();
+                    (state.link.take(), state.standby.take())
+                };
+                drop((link, standby));
                 self.end_drain();
             }
+            Effect::Link(effect) => self.execute_link(effect),
             other => (self.handler.borrow_mut())(Event::Effect(other)),
+        }
+    }
+
+    fn execute_link(&self, effect: LinkEffect) {
+        match effect {
+            LinkEffect::OpenStandby => self.open_standby(),
+            LinkEffect::WriteStandby(text) => {
+                let writer = self.state.borrow().standby.as_ref().map(|(_, s)| s.js());
+                if let Some(writer) = writer {
+                    let _ = writer.send(&text);
+                }
+            }
+            LinkEffect::PromoteStandby => {
+                let previous = {
+                    let mut state = self.state.borrow_mut();
+                    match state.standby.take() {
+                        Some((id, socket)) => {
+                            state.link_id = id;
+                            state.link.replace(Link::Socket(socket))
+                        }
+                        None => None,
+                    }
+                };
+                drop(previous);
+            }
+            LinkEffect::CloseStandby => {
+                let gone = self.state.borrow_mut().standby.take();
+                drop(gone);
+            }
+            LinkEffect::Reopen => self.open_primary(),
         }
     }
 

@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import WebSocket from "ws";
 import { LettaAgentClient, createTranscriptAccumulator } from "letta-agent-wasm/client";
 import { startPeer } from "./support/real-peer.mjs";
-import { startFaultProxy, TO_CLIENT } from "./support/fault-proxy.mjs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { seeded, startFaultProxy, TO_CLIENT } from "./support/fault-proxy.mjs";
 
 /** The longest one turn may take before the test calls it a hang. */
 const TURN_LIMIT_MS = 60_000;
@@ -142,8 +144,9 @@ test("10 % garbage frames (seeded): no uncaught error, every turn completes", as
   assert.deepEqual(errors, []);
 });
 
-test("the connection cut mid-turn: exactly one recoverable stream_closed result, then the stream ends", async () => {
-  // Counting starts at the first reasoning fragment of the (slow) answer: three frames on.
+test("both connections cut at once mid-turn: one recoverable stream_closed result; the next send() reconnects and its input reaches the server once", async () => {
+  // Counting starts at the first reasoning fragment of the (slow) answer: three frames on. Both
+  // sockets of the session see the same frames, so both are cut together.
   const proxy = await startFaultProxy(peer.url, {
     dropAfter: { [TO_CLIENT]: 3 },
     countFrom: (text, direction) => direction === TO_CLIENT && text.includes('"message_type":"reasoning_message"'),
@@ -152,16 +155,10 @@ test("the connection cut mid-turn: exactly one recoverable stream_closed result,
   try {
     const agentId = await client.createAgent({ model: peer.model, memfs: false });
     const session = client.createSession(agentId);
-    await session.send("[slow] no tools, a long answer please");
-    const messages = [];
-    await within(
-      TURN_LIMIT_MS,
-      (async () => {
-        for await (const message of session.stream()) messages.push(message);
-      })(),
-      "the stream after the cut",
-    );
-    assert.equal(proxy.stats.cut, 1, JSON.stringify(proxy.stats));
+    const changes = [];
+    session.onConnectionChange((change) => changes.push(change));
+    const messages = await turn(session, "[slow] no tools, a long answer please");
+    assert.ok(proxy.stats.cut >= 2, JSON.stringify(proxy.stats));
     const results = messages.filter((m) => m.type === "result");
     assert.equal(results.length, 1, JSON.stringify(messages.map((m) => m.type)));
     assert.equal(messages.at(-1), results[0], "the result is the last message");
@@ -170,7 +167,19 @@ test("the connection cut mid-turn: exactly one recoverable stream_closed result,
     assert.equal(results[0].errorCode, "stream_closed");
     assert.equal(results[0].recoverable, true);
     assert.ok(messages.some((m) => m.type === "reasoning" || m.type === "assistant"), "the cut came mid-turn");
-    await assert.rejects(session.send("again"), (error) => error.code === "closed");
+    assert.ok(changes.some((c) => c.type === "reconnecting" && c.live === false), JSON.stringify(changes));
+    // The same session, no resumeSession: the next send() reconnects and completes a turn (on
+    // connections the proxy leaves alone).
+    proxy.options.dropAfter = undefined;
+    const marker = `after-the-cut-${Date.now()}`;
+    const next = await turn(session, `no tools, ${marker}`);
+    const last = next.at(-1);
+    assert.equal(last.type, "result");
+    assert.equal(last.success, true, JSON.stringify(last));
+    assert.ok(changes.some((c) => c.type === "reconnected"), JSON.stringify(changes));
+    const page = await session.listMessages({ limit: 200 });
+    const sent = page.messages.filter((m) => m.message_type === "user_message" && JSON.stringify(m.content ?? "").includes(marker));
+    assert.equal(sent.length, 1, "the input reached the server once");
     session.close();
   } finally {
     await client.close();
@@ -178,3 +187,98 @@ test("the connection cut mid-turn: exactly one recoverable stream_closed result,
   }
   assert.deepEqual(errors, []);
 });
+
+test("ONE of the session's connections cut at 20 seeded points of approval tool turns: each turn ends once, successfully; rows, tools and approvals once", async () => {
+  const random = seeded(2026);
+  let target = -1;
+  const proxy = await startFaultProxy(peer.url, {
+    // Counting starts at the turn's first stream frame; the cut lands 1–40 frames later.
+    dropAfter: { [TO_CLIENT]: 1_000_000 },
+    countFrom: (text, direction) => direction === TO_CLIENT && text.includes('"type":"stream_delta"'),
+    cutOnly: (index) => index === target,
+  });
+  const client = new LettaAgentClient({ backend: "remote", url: proxy.url, authToken: peer.token, WebSocket });
+  const workspace = join(peer.dir, "cuts");
+  mkdirSync(workspace, { recursive: true });
+  const outcomes = [];
+  try {
+    const agentId = await client.createAgent({ model: peer.model, memfs: false });
+    for (let cut = 0; cut < 20; cut += 1) {
+      const frames = 1 + Math.floor(random() * 40);
+      const which = cut % 2 === 0 ? "primary" : "standby";
+      const asked = [];
+      const session = client.createSession(agentId, {
+        reconnect: { backoffMs: 50 },
+        canUseTool: async (toolName, input) => {
+          asked.push({ toolName, input });
+          return { behavior: "allow" };
+        },
+      });
+      // A session opens its primary, then (once started) its standby: the next two connections.
+      const primary = proxy.connections.length;
+      await session.ready();
+      await waitFor(() => proxy.connections.length >= primary + 2, "the standby opened");
+      const cutsBefore = proxy.stats.cut;
+      proxy.connections[primary + (which === "primary" ? 0 : 1)].sent[TO_CLIENT] = 0;
+      target = primary + (which === "primary" ? 0 : 1);
+      proxyDropAfter(proxy, frames);
+      const file = join(workspace, `cut-${cut}.log`);
+      const messages = await turn(session, `Please run \`echo ran >> ${file}\` and tell me what it printed.`);
+      target = -1;
+      const results = messages.filter((m) => m.type === "result");
+      const calls = messages.filter((m) => m.type === "tool_call");
+      const live = createTranscriptAccumulator();
+      live.applyMany(messages);
+      const page = await session.listMessages({ limit: 200 });
+      const rebased = createTranscriptAccumulator().rebase(page);
+      const project = (rows) => rows.map((row) => ({ kind: row.kind, text: row.text, toolCallId: row.toolCallId }));
+      const liveRows = project(live.rebase(page));
+      const keys = live.rows().map((row) => row.key);
+      outcomes.push({
+        cut,
+        which,
+        frames,
+        wasCut: proxy.stats.cut > cutsBefore,
+        results: results.length,
+        success: results[0]?.success,
+        last: messages.at(-1)?.type,
+        ran: existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0,
+        asked: asked.length,
+        calls: new Set(calls.map((c) => c.toolCallId)).size,
+        rowsMatch: JSON.stringify(liveRows) === JSON.stringify(project(rebased)),
+        duplicatedRows: keys.length - new Set(keys).size,
+      });
+      session.close();
+    }
+  } finally {
+    await client.close();
+    await proxy.stop();
+  }
+  console.log(`# cuts: ${JSON.stringify(outcomes)}`);
+  const cutCount = outcomes.filter((o) => o.wasCut).length;
+  console.log(`# ${cutCount}/20 turns were cut; ${outcomes.filter((o) => o.results === 1 && o.success).length}/20 ended with one successful result`);
+  assert.ok(cutCount >= 15, `most seeded points fall inside the turn (${cutCount}/20)`);
+  for (const o of outcomes) {
+    assert.equal(o.results, 1, JSON.stringify(o));
+    assert.equal(o.success, true, JSON.stringify(o));
+    assert.equal(o.last, "result", JSON.stringify(o));
+    assert.equal(o.ran, 1, `the tool ran once: ${JSON.stringify(o)}`);
+    assert.equal(o.asked, o.calls, `canUseTool once per call: ${JSON.stringify(o)}`);
+    assert.equal(o.duplicatedRows, 0, JSON.stringify(o));
+    assert.ok(o.rowsMatch, `live rows = rebased rows: ${JSON.stringify(o)}`);
+  }
+  assert.deepEqual(errors, []);
+});
+
+/** Moves the proxy's cut point (its options object is read at every frame). */
+function proxyDropAfter(proxy, frames) {
+  proxy.options.dropAfter = { [TO_CLIENT]: frames };
+}
+
+async function waitFor(check, what, ms = 10_000) {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out: ${what}`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}

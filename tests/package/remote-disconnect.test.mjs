@@ -16,10 +16,11 @@ after(async () => {
   await peer?.stop();
 });
 
-test("stopping the server mid-turn yields error then result with stream_closed; send() then rejects", async () => {
+test("reconnect: false: stopping the server mid-turn yields error then result with stream_closed; send() then rejects", async () => {
   const client = new LettaAgentClient({ backend: "remote", url: peer.url, authToken: peer.token, WebSocket });
   const agentId = await client.createAgent({ model: peer.model, memfs: false });
-  const session = client.createSession(agentId);
+  // One socket, as in the reference SDK: a drop closes the session.
+  const session = client.createSession(agentId, { reconnect: false });
   await session.send("[slow] no tools, a long answer please");
   const messages = [];
   for await (const message of session.stream()) {

@@ -1,6 +1,6 @@
 //! What the driver reports to the JS side of a [`super::SessionDriver`]: message batches for
 //! `nextMessages()` callers, settled API calls, and the `events` callback of the wrapper
-//! (`approval`, `tool`, `device`) for `canUseTool`, SDK-hosted tools and device status.
+//! (`approval`, `tool`, `device`, `connection`) for `canUseTool`, SDK-hosted tools and device status.
 
 use super::{session_error, Shared};
 use crate::js::json_array::JsonArray;
@@ -69,7 +69,10 @@ impl Shared {
                 ]);
             }
             Event::Effect(Effect::DeviceStatus(json)) => self.emit(&["device".into(), json.into()]),
-            Event::Effect(Effect::Write(_) | Effect::CloseTransport) => {}
+            Event::Effect(Effect::Connection(json)) => {
+                self.emit(&["connection".into(), json.into()])
+            }
+            Event::Effect(Effect::Write(_) | Effect::CloseTransport | Effect::Link(_)) => {}
         }
     }
 

@@ -67,6 +67,25 @@ impl TurnCoordinator {
         self.close_with_error(&detail, now_ms);
     }
 
+    /// Every connection dropped and the session will reopen (issue 11): turns with a pending
+    /// terminal complete first; an active turn the server acknowledged ends with the `error`
+    /// and the recoverable `stream_closed` result (the server cancelled it); acknowledged
+    /// queued turns are dropped as on close. Turns whose input the server never acknowledged
+    /// stay: the session sends that input again once it is back. The stream stays open.
+    pub fn connection_lost(&mut self, now_ms: u64) {
+        if self.closed {
+            return;
+        }
+        self.flush_pending_terminals(now_ms);
+        if self.active.as_ref().is_some_and(|turn| turn.acknowledged) {
+            let detail = transport_closed_detail(&self.config.label);
+            self.fail_active(ErrorCode::StreamClosed, &detail, Some(true), now_ms);
+        }
+        self.queued.retain(|turn| !turn.acknowledged);
+        self.deferred.clear();
+        self.activate_next_queued(now_ms);
+    }
+
     fn finish_close(&mut self) {
         self.closed = true;
         self.active = None;

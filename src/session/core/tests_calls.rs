@@ -60,7 +60,7 @@ fn send_command_keeps_a_caller_request_id_and_matches_the_response_type() {
 
 #[test]
 fn losing_the_transport_mid_turn_ends_the_turn_and_closes_the_session() {
-    let mut core = started("");
+    let mut core = started(r#"{"reconnect":false}"#);
     core.send(r#""hi""#, None, 0).unwrap();
     core.list_models(9, 0);
     effects(&mut core);

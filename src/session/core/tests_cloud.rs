@@ -144,8 +144,8 @@ fn a_drop_mid_turn_ends_the_turn_with_stream_closed_and_closes() {
 }
 
 #[test]
-fn a_remote_session_dropped_while_idle_still_closes() {
-    let mut core = super::tests::started("");
+fn a_remote_session_without_reconnect_dropped_while_idle_closes() {
+    let mut core = super::tests::started(r#"{"reconnect":false}"#);
     core.on_transport_closed(10);
     assert!(core.is_closed() && !core.is_idle_disconnected());
 }

@@ -27,7 +27,8 @@ const TURN: [&str; 5] = [
 
 /// Sends one message, feeds `frames` and returns every message the stream yields.
 fn run_turn(frames: &[String]) -> Vec<serde_json::Value> {
-    let mut core = started("");
+    // One socket: the per-socket filter alone (the content keys of `reconnect` are off).
+    let mut core = started(r#"{"reconnect":false}"#);
     core.send(r#""hello""#, Some("otid-1"), 10).unwrap();
     effects(&mut core);
     for frame in frames {

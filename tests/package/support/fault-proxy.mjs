@@ -72,6 +72,8 @@ function perDirection(option, direction) {
  * `url` has the same path and query, and each connection goes to the same path upstream. Options (each fault either
  * one value for both directions or `{toClient, toServer}`):
  *   dropAfter   cut the connection once N frames went that way (counted from `countFrom`)
+ *   cutOnly     `(index) => boolean`: only connections whose index (in opening order) passes
+ *               are cut by `dropAfter` (read at each frame, so a test can move the target)
  *   countFrom   `(text, direction) => boolean`: counting for `dropAfter` starts on the first
  *               frame of a connection that matches (default: from its first frame)
  *   duplicate   rate in [0, 1] at which a frame is sent twice (1: every frame)
@@ -135,7 +137,7 @@ export async function startFaultProxy(target, options = {}) {
         to.send(data, { binary: isBinary });
         stats.duplicated += 1;
       }
-      if (connection.counting[direction]) {
+      if (connection.counting[direction] && (!options.cutOnly || options.cutOnly(connection.index))) {
         connection.sent[direction] += 1;
         const limit = perDirection(options.dropAfter, direction);
         if (limit !== undefined && connection.sent[direction] >= limit) cut();
@@ -187,5 +189,5 @@ export async function startFaultProxy(target, options = {}) {
 
   const { port } = server.address();
   const { pathname, search } = new URL(target);
-  return { url: `ws://127.0.0.1:${port}${pathname}${search}`, stats, connections, stop };
+  return { url: `ws://127.0.0.1:${port}${pathname}${search}`, stats, connections, options, stop };
 }

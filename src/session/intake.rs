@@ -1,0 +1,90 @@
+//! Frame intake: every frame from a socket is filtered (repeats, unwanted snapshots,
+//! copies from the other socket), parsed once, then handed to the handlers, the coordinator
+//! and the request table.
+
+use super::core::{Effect, SessionCore};
+use super::requests::{Pending, Purpose, ResponseMatch};
+use super::responses::shape_response;
+use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
+use crate::protocol::{peek_event_ids, peek_frame_type};
+
+impl SessionCore {
+    /// One frame from the (primary) socket (JSON text). Malformed frames and repeated
+    /// broadcast frames (see `repeats`) are dropped; nothing panics.
+    pub fn on_frame(&mut self, text: &str, now: u64) {
+        let ids = peek_event_ids(text);
+        if self.recent_frames.is_repeat(&ids) {
+            return;
+        }
+        if self.closed {
+            return self.drain_frame(text, &ids, now);
+        }
+        if self.take_frame(text, now) {
+            self.recent_frames.remember(&ids);
+        }
+    }
+
+    /// A frame from either socket, once it is known not to repeat one of that socket's own:
+    /// handled unless it is a stream frame the other socket delivered first (see
+    /// `reconnect`). Returns whether it parsed (only then is its identity remembered, so a
+    /// garbled copy never hides the real one).
+    pub(super) fn take_frame(&mut self, text: &str, now: u64) -> bool {
+        // Big device-status snapshots are dropped unparsed when nobody listens or waits.
+        let device_status = self.wants_device_status();
+        if !device_status && peek_frame_type(text).is_some_and(|t| t == "update_device_status") {
+            return false;
+        }
+        let Some(frame) = parse_frame_with(text, ParseOptions { device_status }) else {
+            return false;
+        };
+        if !self.first_copy(&frame.frame_type, text) {
+            return true;
+        }
+        if frame.frame_type == "input_accepted" {
+            if let Some(id) = frame.request_id.as_deref() {
+                self.input_answered(id);
+            }
+        }
+        match &frame.body {
+            FrameBody::QueueUpdate(queue) => self.on_queue_update(&frame, queue),
+            FrameBody::ControlRequest(request) => self.on_control_request(&frame, request),
+            FrameBody::ExternalToolCallRequest(request) => self.on_tool_request(&frame, request),
+            FrameBody::DeviceStatus(status) => self.on_device_status(&frame, status),
+            _ => {}
+        }
+        if let Some(c) = self.coordinator.as_mut() {
+            c.handle_frame(&frame, now);
+        }
+        self.resume_stalled_queue();
+        if frame.request_id.is_some() {
+            if let Some(pending) = self.requests.answer(&frame) {
+                self.on_response(pending, &frame, now);
+            }
+        }
+        true
+    }
+
+    fn on_response(&mut self, pending: Pending, frame: &ParsedFrame<'_>, now: u64) {
+        match pending.purpose {
+            Purpose::Handshake => self.on_start_response(frame, now),
+            Purpose::DeviceSync(call) => self.on_device_sync(call, frame),
+            Purpose::Call(call, _) if matches!(pending.matcher, ResponseMatch::Candidates) => {
+                self.effects.push_back(Effect::Candidate {
+                    call,
+                    frame: frame.raw.to_owned(),
+                });
+            }
+            Purpose::Call(call, shape) => {
+                if let ResponseMatch::QueueItem(item) = &pending.matcher {
+                    let removed =
+                        crate::json::Object::parse(frame.raw).and_then(|o| o.bool("success"));
+                    if removed == Some(true) {
+                        // The server dropped the item: its tracked turn will never run.
+                        self.forget_queue_item(item);
+                    }
+                }
+                self.complete(call, shape_response(shape, frame.raw));
+            }
+        }
+    }
+}

@@ -1,0 +1,455 @@
+//! Surviving a dropped connection (issue 11): a second socket on the session's runtime, and
+//! the reopen after both are gone. Sans-IO like the rest of the core: the driver opens, writes
+//! and closes what the [`LinkEffect`]s say and reports the standby's events back.
+//!
+//! What the app server does (letta-code 0.32.18, measured with raw sockets):
+//! - a runtime may have several sockets; each gets its own `runtime_start` on the same
+//!   conversation, and every broadcast frame goes to each of them (with that socket's own
+//!   `event_seq` and `idempotency_key`, so the copies share neither);
+//! - when the last socket of a runtime closes mid-turn the turn is cancelled; while another is
+//!   open the turn goes on there (a pending approval's `control_request` is sent to it again);
+//! - an `input` is remembered by its `client_message_id`: sent again, it is acknowledged with
+//!   its first disposition and not run twice (`acceptedInputDispositions`).
+//!
+//! So a ready session keeps a *standby* socket beside its *primary* one. Requests and input go
+//! on the primary, and so do its status snapshots, control requests and responses. The standby
+//! contributes only stream frames (`stream_delta`, `turn_finished`), and the frames of both are
+//! de-duplicated by content ([`StreamKeys`]): whichever copy arrives first is taken, so a drop
+//! loses nothing the other socket delivered. When the primary drops, the standby is promoted:
+//! input the server never acknowledged is sent again (same `client_message_id`), a `sync` with
+//! `recover_approvals` replays the state and any pending approval (the decision cache re-sends
+//! an answer already given, so `canUseTool` is asked once), and a new standby opens. When both
+//! drop, the acknowledged active turn ends with the recoverable `stream_closed` result, and the
+//! next call reopens the runtime (see [`SessionCore::is_idle_disconnected`]).
+
+use super::core::{Effect, Phase, SessionCore, Target};
+use super::error::SessionError;
+use crate::protocol::commands::{Command, RuntimeStart, Sync};
+use crate::protocol::peek_frame_type;
+use crate::protocol::runtime::Runtime;
+use rustc_hash::{FxHashSet, FxHasher};
+use std::collections::VecDeque;
+use std::hash::Hasher;
+
+/// `reconnect` when the option is absent: on.
+pub const DEFAULT_MAX_ATTEMPTS: u32 = 5;
+/// The first retry waits about this long (then it doubles, with jitter).
+pub const DEFAULT_BACKOFF_MS: u64 = 250;
+/// How many stream frames are remembered by content (far more than two sockets drift apart).
+pub const STREAM_KEY_WINDOW: usize = 2_048;
+/// The longest one retry waits, whatever the attempt.
+const MAX_BACKOFF_MS: u64 = 30_000;
+
+/// The `reconnect` session option: how often, and how patiently, a lost connection is
+/// replaced. `reconnect: false` (no policy) keeps the single socket of the reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReconnectPolicy {
+    /// Failed opens in a row after which the session stops trying (until the next call).
+    pub max_attempts: u32,
+    /// The first retry's delay; each further one doubles it (jittered, at most 30 s).
+    pub backoff_ms: u64,
+}
+
+impl Default for ReconnectPolicy {
+    fn default() -> Self {
+        ReconnectPolicy {
+            max_attempts: DEFAULT_MAX_ATTEMPTS,
+            backoff_ms: DEFAULT_BACKOFF_MS,
+        }
+    }
+}
+
+/// Transport work beyond the primary socket's writes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkEffect {
+    /// Open the standby socket (same URL and credentials as the primary).
+    OpenStandby,
+    /// Write this frame on the standby socket.
+    WriteStandby(String),
+    /// The standby becomes the primary (the old primary is gone).
+    PromoteStandby,
+    /// Close the standby socket.
+    CloseStandby,
+    /// Open the primary socket again (a retry of a reopen).
+    Reopen,
+}
+
+/// Where the standby socket is.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(super) enum Standby {
+    /// None wanted (no policy, not started, or given up).
+    #[default]
+    Off,
+    /// Opens at this time.
+    Waiting { at: u64 },
+    /// Socket opening.
+    Connecting,
+    /// Its `runtime_start` is out.
+    Starting { request_id: String },
+    /// Subscribed to the runtime: its stream frames count.
+    Ready,
+}
+
+/// An `input` the server has not acknowledged yet: sent again on the next primary.
+#[derive(Debug, Clone)]
+struct UnackedInput {
+    request_id: String,
+    frame: String,
+}
+
+/// The session's connections beyond the primary socket.
+#[derive(Debug, Default)]
+pub(super) struct Connections {
+    pub standby: Standby,
+    /// Standby opens that failed, or standbys that dropped, since one was last ready.
+    standby_failures: u32,
+    /// Failed reopens of the primary since the last success.
+    reopen_failures: u32,
+    /// When the next reopen attempt is due (after a failed one).
+    reopen_at: Option<u64>,
+    /// The current reopen attempt already failed (an error and a close may both report it).
+    attempt_failed: bool,
+    stream_keys: StreamKeys,
+    unacked: Vec<UnackedInput>,
+    /// The app heard `reconnecting` and not yet `reconnected`.
+    signalled: bool,
+    /// Jitter state (xorshift; seeded from the request-id nonce).
+    jitter: u64,
+}
+
+/// The content identity of stream frames taken lately, from either socket.
+#[derive(Debug, Default)]
+struct StreamKeys {
+    order: VecDeque<u64>,
+    set: FxHashSet<u64>,
+}
+
+impl StreamKeys {
+    /// Remembers `key`; `false` when it was taken already.
+    fn insert(&mut self, key: u64) -> bool {
+        if !self.set.insert(key) {
+            return false;
+        }
+        if self.order.len() >= STREAM_KEY_WINDOW {
+            if let Some(oldest) = self.order.pop_front() {
+                self.set.remove(&oldest);
+            }
+        }
+        self.order.push_back(key);
+        true
+    }
+}
+
+/// The content key of a broadcast frame: a hash of its text before the per-socket envelope
+/// (`event_seq`, `emitted_at`, `idempotency_key`, which the server appends to each copy).
+fn content_key(text: &str) -> u64 {
+    let content = text
+        .rfind(",\"event_seq\":")
+        .map_or(text, |end| &text[..end]);
+    let mut hasher = FxHasher::default();
+    hasher.write(content.as_bytes());
+    hasher.finish()
+}
+
+/// Frames the standby contributes, and that are de-duplicated by content.
+fn is_stream_frame(frame_type: &str) -> bool {
+    matches!(frame_type, "stream_delta" | "turn_finished")
+}
+
+/// The signal for `onConnectionChange` listeners.
+fn connection_event(live: Option<bool>) -> String {
+    match live {
+        Some(live) => {
+            String::from("{\"type\":\"reconnecting\",\"live\":")
+                + if live { "true}" } else { "false}" }
+        }
+        None => String::from("{\"type\":\"reconnected\"}"),
+    }
+}
+
+impl Connections {
+    /// The delay before retry number `failures` (1-based): the policy's backoff, doubled per
+    /// failure, times a random factor in [0.5, 1) so that many clients do not retry in step.
+    fn backoff(&mut self, policy: &ReconnectPolicy, failures: u32) -> u64 {
+        if self.jitter == 0 {
+            self.jitter = 0x9e37_79b9_7f4a_7c15;
+        }
+        self.jitter ^= self.jitter << 13;
+        self.jitter ^= self.jitter >> 7;
+        self.jitter ^= self.jitter << 17;
+        let doubled = policy
+            .backoff_ms
+            .saturating_mul(1 << failures.saturating_sub(1).min(16))
+            .min(MAX_BACKOFF_MS);
+        let factor = 512 + (self.jitter % 512);
+        doubled.saturating_mul(factor) / 1024
+    }
+}
+
+impl SessionCore {
+    fn policy(&self) -> Option<ReconnectPolicy> {
+        self.config.options.reconnect
+    }
+
+    /// Sessions on an app server's own socket hold a standby (Cloud has its relay pair, and the
+    /// management connection and `createAgent()` sessions hold no runtime worth keeping).
+    fn wants_standby(&self) -> bool {
+        let keeps_runtime = !matches!(
+            self.config.target,
+            Target::Management | Target::CreateAgent { .. }
+        );
+        keeps_runtime && self.is_remote_target() && self.policy().is_some() && self.is_ready()
+    }
+
+    /// Seeds the jitter from the request-id nonce (different clients retry at different times).
+    pub(super) fn seed_jitter(&mut self) {
+        let mut hasher = FxHasher::default();
+        hasher.write(self.config.nonce.as_bytes());
+        self.connections.jitter = hasher.finish() | 1;
+    }
+
+    /// Opens the standby unless one is open or opening (once the session is ready, after a
+    /// promotion, and when a retry is due).
+    pub(super) fn open_standby_if_wanted(&mut self) {
+        let idle = matches!(
+            self.connections.standby,
+            Standby::Off | Standby::Waiting { .. }
+        );
+        if idle && self.wants_standby() {
+            self.connections.standby = Standby::Connecting;
+            self.link(LinkEffect::OpenStandby);
+        }
+    }
+
+    fn link(&mut self, effect: LinkEffect) {
+        self.effects.push_back(Effect::Link(effect));
+    }
+
+    fn signal(&mut self, live: Option<bool>) {
+        self.connections.signalled = live.is_some();
+        self.effects
+            .push_back(Effect::Connection(connection_event(live)));
+    }
+
+    /// The standby socket opened: subscribe it to the runtime without changing anything the
+    /// primary's start set (no mode, no working directory, skill sources kept, no tools: SDK
+    /// tools stay on the primary, whose socket the server asks), and without a state replay.
+    pub fn on_standby_open(&mut self, _now: u64) {
+        let (Standby::Connecting, Some(runtime)) = (&self.connections.standby, &self.runtime)
+        else {
+            return;
+        };
+        let request_id = self.ids.next("runtime-start");
+        let mut start = RuntimeStart::new(request_id.clone(), "");
+        start.mode = None;
+        start.force_device_status = false;
+        start.preserve_skill_sources = Some(true);
+        start.agent_id = runtime.agent_id.clone();
+        start.conversation_id = Some(runtime.conversation_id.clone());
+        self.connections.standby = Standby::Starting { request_id };
+        self.link(LinkEffect::WriteStandby(
+            Command::RuntimeStart(start).to_json(),
+        ));
+    }
+
+    /// A frame on the standby socket: its `runtime_start` answer, then stream frames only.
+    pub fn on_standby_frame(&mut self, text: &str, now: u64) {
+        match &self.connections.standby {
+            Standby::Starting { request_id } => {
+                let request_id = request_id.clone();
+                self.on_standby_start_answer(text, &request_id, now);
+            }
+            Standby::Ready
+                if !self.closed && peek_frame_type(text).is_some_and(|t| is_stream_frame(&t)) =>
+            {
+                self.take_frame(text, now);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_standby_start_answer(&mut self, text: &str, request_id: &str, now: u64) {
+        let Some(answer) = crate::json::Object::parse(text) else {
+            return;
+        };
+        let answers = answer.get("type").as_str() == Some("runtime_start_response")
+            && answer.get("request_id").as_str() == Some(request_id);
+        if !answers {
+            return;
+        }
+        let same_runtime = answer
+            .object("runtime")
+            .and_then(|r| r.get("conversation_id").as_str())
+            .zip(self.runtime.as_ref())
+            .is_some_and(|(id, runtime)| id == runtime.conversation_id);
+        if answer.bool("success") == Some(true) && same_runtime {
+            self.connections.standby = Standby::Ready;
+            self.connections.standby_failures = 0;
+            if self.connections.signalled {
+                self.signal(None);
+            }
+        } else {
+            self.link(LinkEffect::CloseStandby);
+            self.standby_failed(now);
+        }
+    }
+
+    /// The standby socket closed or failed to open: retry with backoff, up to the policy's
+    /// attempts (the session goes on on its primary meanwhile).
+    pub fn on_standby_closed(&mut self, now: u64) {
+        if self.connections.standby == Standby::Off || self.closed {
+            return;
+        }
+        let was_ready = self.connections.standby == Standby::Ready;
+        self.standby_failed(now);
+        if was_ready && !self.connections.signalled {
+            self.signal(Some(true));
+        }
+    }
+
+    fn standby_failed(&mut self, now: u64) {
+        let Some(policy) = self.policy() else {
+            return;
+        };
+        self.connections.standby_failures += 1;
+        let failures = self.connections.standby_failures;
+        self.connections.standby = if failures > policy.max_attempts {
+            Standby::Off
+        } else {
+            Standby::Waiting {
+                at: now.saturating_add(self.connections.backoff(&policy, failures)),
+            }
+        };
+    }
+
+    /// Whether a stream frame is new (from either socket); other frames always are. Only
+    /// sessions with a reconnect policy hash their frames.
+    pub(super) fn first_copy(&mut self, frame_type: &str, text: &str) -> bool {
+        if self.policy().is_none() || !is_stream_frame(frame_type) {
+            return true;
+        }
+        self.connections.stream_keys.insert(content_key(text))
+    }
+
+    /// Remembers an `input` until the server acknowledges it (to send it again on a new
+    /// primary; the server runs one `client_message_id` once).
+    pub(super) fn track_input(&mut self, request_id: &str, frame: &str) {
+        if self.policy().is_some() {
+            self.connections.unacked.push(UnackedInput {
+                request_id: request_id.to_owned(),
+                frame: frame.to_owned(),
+            });
+        }
+    }
+
+    /// An `input_accepted` (either answer) for `request_id`: the input needs no resending.
+    pub(super) fn input_answered(&mut self, request_id: &str) {
+        self.connections
+            .unacked
+            .retain(|input| input.request_id != request_id);
+    }
+
+    fn resend_unacked(&mut self) {
+        let frames: Vec<String> = self
+            .connections
+            .unacked
+            .iter()
+            .map(|input| input.frame.clone())
+            .collect();
+        for frame in frames {
+            self.write(frame);
+        }
+    }
+
+    /// The state replay (and any pending approval) on a new primary.
+    fn sync_new_primary(&mut self, runtime: Runtime) {
+        let sync = Command::Sync(Sync {
+            request_id: None,
+            runtime,
+            recover_approvals: true,
+            force_device_status: true,
+        });
+        self.write(sync.to_json());
+    }
+
+    /// The primary socket dropped. With a ready standby it is promoted (`true`: nothing is
+    /// lost). Otherwise, with a policy, the session waits to reopen (`true`: the acknowledged
+    /// active turn ended `stream_closed`; the stream stays open). `false`: close as before.
+    pub(super) fn survive_primary_drop(&mut self, now: u64) -> bool {
+        if self.policy().is_none() || self.phase != Phase::Ready || !self.is_remote_target() {
+            return false;
+        }
+        let Some(runtime) = self.runtime.clone() else {
+            return false;
+        };
+        if self.connections.standby == Standby::Ready {
+            self.link(LinkEffect::PromoteStandby);
+            self.connections.standby = Standby::Off;
+            self.recent_frames = Default::default();
+            // Calls whose answers were to come on the dropped socket fail now (their callers may
+            // retry); input is not among them: it is sent again below.
+            self.reject_all(SessionError::connection("App-server socket closed"));
+            self.resend_unacked();
+            self.sync_new_primary(runtime);
+            self.signal(Some(true));
+            self.open_standby_if_wanted();
+            return true;
+        }
+        if self.connections.standby != Standby::Off {
+            self.link(LinkEffect::CloseStandby);
+            self.connections.standby = Standby::Off;
+        }
+        self.connections.standby_failures = 0;
+        self.recovering = Some(runtime);
+        self.phase = Phase::Connecting;
+        self.recent_frames = Default::default();
+        self.reject_all(SessionError::connection("App-server socket closed"));
+        if let Some(c) = self.coordinator.as_mut() {
+            c.connection_lost(now);
+        }
+        self.signal(Some(false));
+        true
+    }
+
+    /// The earliest reconnect deadline (a standby retry, a reopen retry).
+    pub(super) fn reconnect_deadline(&self) -> Option<u64> {
+        let standby = match self.connections.standby {
+            Standby::Waiting { at } => Some(at),
+            _ => None,
+        };
+        super::requests::earlier(standby, self.connections.reopen_at)
+    }
+
+    /// Fires due reconnect timers.
+    pub(super) fn reconnect_tick(&mut self, now: u64) {
+        if self.connections.reopen_at.is_some_and(|at| at <= now) {
+            self.connections.reopen_at = None;
+            if self.recovering.is_some() && !self.closed {
+                self.connections.attempt_failed = false;
+                self.link(LinkEffect::Reopen);
+            }
+        }
+        if matches!(self.connections.standby, Standby::Waiting { at } if at <= now) {
+            self.open_standby_if_wanted();
+        }
+    }
+
+    /// True while the session waits to reopen its transport (a Cloud session after an idle
+    /// drop, spec §3.11; a remote one after losing every socket): the next call reconnects
+    /// first.
+    pub fn is_idle_disconnected(&self) -> bool {
+        self.recovering.is_some() && self.phase == Phase::Connecting && !self.closed
+    }
+
+    /// Closing the session: the standby goes with it.
+    pub(super) fn close_standby(&mut self) {
+        if std::mem::take(&mut self.connections.standby) != Standby::Off {
+            self.link(LinkEffect::CloseStandby);
+        }
+        self.connections.reopen_at = None;
+    }
+}
+
+mod reopen;
+#[cfg(test)]
+mod tests;

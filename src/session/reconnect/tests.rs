@@ -1,0 +1,42 @@
+//! The pure pieces of `reconnect`: content keys, their window, the backoff.
+
+use super::*;
+
+#[test]
+fn content_keys_ignore_the_per_socket_envelope() {
+    let a = r#"{"type":"stream_delta","delta":{"id":"m1","seq_id":3},"runtime":{"conversation_id":"c"},"event_seq":7,"emitted_at":"t1","idempotency_key":"stream_delta:7:u1"}"#;
+    let b = r#"{"type":"stream_delta","delta":{"id":"m1","seq_id":3},"runtime":{"conversation_id":"c"},"event_seq":41,"emitted_at":"t2","idempotency_key":"stream_delta:41:u2"}"#;
+    let c = r#"{"type":"stream_delta","delta":{"id":"m1","seq_id":4},"runtime":{"conversation_id":"c"},"event_seq":8,"emitted_at":"t1","idempotency_key":"stream_delta:8:u3"}"#;
+    assert_eq!(content_key(a), content_key(b));
+    assert_ne!(content_key(a), content_key(c));
+}
+
+#[test]
+fn the_key_window_forgets_the_oldest() {
+    let mut keys = StreamKeys::default();
+    for key in 0..STREAM_KEY_WINDOW as u64 {
+        assert!(keys.insert(key));
+    }
+    assert!(!keys.insert(0), "still remembered");
+    assert!(keys.insert(STREAM_KEY_WINDOW as u64));
+    assert!(keys.insert(0), "0 left the window");
+    assert_eq!(keys.order.len(), STREAM_KEY_WINDOW);
+}
+
+#[test]
+fn backoff_doubles_with_jitter_and_is_capped() {
+    let mut connections = Connections {
+        jitter: 12345,
+        ..Connections::default()
+    };
+    let policy = ReconnectPolicy {
+        max_attempts: 10,
+        backoff_ms: 100,
+    };
+    for failures in 1..=4u32 {
+        let full = 100 * (1u64 << (failures - 1));
+        let delay = connections.backoff(&policy, failures);
+        assert!(delay >= full / 2 && delay < full, "{failures}: {delay}");
+    }
+    assert!(connections.backoff(&policy, 40) <= MAX_BACKOFF_MS);
+}
