@@ -38,6 +38,9 @@ const agentId = responses.get("runtime_start").runtime.agent_id;
 /** Every received frame of one turn, as the socket delivers them (for the JSON.parse side). */
 const received = [];
 
+/** The sockets whose `runtime_start` was answered: the app server broadcasts to each of them. */
+const subscribed = new Set();
+
 /** A WebSocket class that plays the app server of the recording. */
 class ReplaySocket {
   constructor() {
@@ -57,20 +60,26 @@ class ReplaySocket {
   #emit(name, event) {
     for (const listener of this.listeners.get(name) ?? []) listener(event);
   }
-  #deliver(texts) {
+  /** `texts` to this socket (counted as received frames), and `broadcast` to it and every other subscribed one. */
+  #deliver(texts, broadcast = []) {
     queueMicrotask(() => {
-      for (const data of texts) {
+      for (const data of [...texts, ...broadcast]) {
         received.push(data);
         this.#emit("message", { data });
+      }
+      for (const other of subscribed) {
+        if (other === this) continue;
+        for (const data of broadcast) other.#emit("message", { data });
       }
     });
   }
   send(text) {
     const command = JSON.parse(text);
+    if (command.type === "runtime_start") subscribed.add(this);
     if (command.type === "input") {
       const kind = command.payload?.kind;
       const head = kind === "create_message" ? [JSON.stringify({ ...inputAccepted, request_id: command.request_id })] : [];
-      this.#deliver([...head, ...(segments[kind] ?? [])]);
+      this.#deliver(head, segments[kind] ?? []);
       return;
     }
     const recorded = responses.get(command.type) ?? { type: `${command.type}_response`, success: true };
@@ -78,16 +87,22 @@ class ReplaySocket {
   }
   close() {
     this.readyState = 3;
+    subscribed.delete(this);
   }
 }
 
-/** One whole turn, set-up included. */
-async function turnOnce() {
+/**
+ * One whole turn, set-up included. `reconnect`: the session's default second socket on the
+ * runtime, which receives every broadcast frame too (`false`: one socket, as the reference).
+ */
+async function turnOnce(reconnect = true) {
   received.length = 0;
   const started = performance.now();
   const client = new LettaAgentClient({ backend: "remote", url: "ws://replay.invalid/ws", authToken: "replay", WebSocket: ReplaySocket });
-  const session = client.createSession(agentId, { canUseTool: () => ({ behavior: "allow" }) });
+  const session = client.createSession(agentId, { reconnect, canUseTool: () => ({ behavior: "allow" }) });
   await session.ready();
+  // The standby subscribes right after the start; wait for it so that it sees the whole turn.
+  while (reconnect && subscribed.size < 2) await new Promise((done) => setImmediate(done));
   await session.send("Please run `echo hello && touch probe.txt` and tell me what it printed.");
   let messages = 0;
   let result = null;
@@ -110,7 +125,7 @@ function parseOnce(frames) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const sample = await turnOnce();
+const sample = await turnOnce(false);
 const frames = sample.frames;
 const bytes = frames.reduce((sum, text) => sum + text.length, 0);
 console.log(
@@ -118,23 +133,29 @@ console.log(
     `${frames.length} received frames (${bytes.toLocaleString("en-US")} bytes), ${ITERATIONS} iterations per run, median of ${RUNS} runs`,
 );
 for (let i = 0; i < 30; i++) {
-  await turnOnce();
+  await turnOnce(i % 2 === 0);
   parseOnce(frames);
 }
 const ours = [];
+const single = [];
 const parse = [];
 for (let run = 0; run < RUNS; run++) {
   let oursTotal = 0;
+  let singleTotal = 0;
   let parseTotal = 0;
   for (let i = 0; i < ITERATIONS; i++) {
-    oursTotal += (await turnOnce()).elapsed;
+    oursTotal += (await turnOnce(true)).elapsed;
+    singleTotal += (await turnOnce(false)).elapsed;
     parseTotal += parseOnce(frames).elapsed;
   }
   ours.push((oursTotal * 1000) / (ITERATIONS * frames.length));
+  single.push((singleTotal * 1000) / (ITERATIONS * frames.length));
   parse.push((parseTotal * 1000) / (ITERATIONS * frames.length));
 }
 const oursUs = median(ours);
+const singleUs = median(single);
 const parseUs = median(parse);
-console.log(`whole turn (${sample.messages} SDKMessages through stream()): ${oursUs.toFixed(3)} µs/received frame`);
-console.log(`JSON.parse of the same frames:                    ${parseUs.toFixed(3)} µs/frame`);
-console.log(`ratio turn / JSON.parse: ${(oursUs / parseUs).toFixed(2)} (target ≤ 1.50)`);
+console.log(`whole turn, two sockets (the default; ${sample.messages} SDKMessages): ${oursUs.toFixed(3)} µs/received frame`);
+console.log(`whole turn, one socket (reconnect: false):          ${singleUs.toFixed(3)} µs/received frame`);
+console.log(`JSON.parse of the same frames:                      ${parseUs.toFixed(3)} µs/frame`);
+console.log(`ratio turn / JSON.parse: ${(oursUs / parseUs).toFixed(2)} with the second socket, ${(singleUs / parseUs).toFixed(2)} without (target ≤ 1.50)`);

@@ -160,7 +160,7 @@ export interface OutputFormat {
 
 /** How a lost connection is replaced. */
 export interface ReconnectOptions {
-  /** Failed opens in a row before the session stops trying until the next call (default 5). */
+  /** Failed opens of the second socket in a row before the session stops replacing it (default 5). */
   maxAttempts?: number;
   /** The first retry's delay in ms; doubled per failure, jittered (default 250). */
   backoffMs?: number;

@@ -101,7 +101,7 @@ pub enum Effect {
     Link(LinkEffect),
     /// A connection change for `onConnectionChange` listeners (JSON: `{type:"reconnecting",
     /// live}` or `{type:"reconnected"}`).
-    Connection(String),
+    Connection(&'static str),
 }
 
 /// Where the start sequence is.
@@ -329,8 +329,8 @@ impl SessionCore {
     }
 
     /// The socket failed before opening (a reopen retries, see `reconnect`).
-    pub fn on_transport_error(&mut self, detail: &str, now: u64) {
-        if self.reopen_failed(detail, now) {
+    pub fn on_transport_error(&mut self, detail: &str) {
+        if self.reopen_failed(detail) {
             return;
         }
         if self.phase == Phase::Connecting && !self.closed {

@@ -23,7 +23,7 @@ impl SessionCore {
         if self.closed {
             return;
         }
-        if self.reopen_failed("the socket closed", now) {
+        if self.reopen_failed("the socket closed") {
             return;
         }
         #[cfg(any(test, feature = "cloud"))]

@@ -19,16 +19,16 @@ impl SessionCore {
         if self.closed {
             return self.drain_frame(text, &ids, now);
         }
-        if self.take_frame(text, now) {
+        if self.take_frame(text, false, now) {
             self.recent_frames.remember(&ids);
         }
     }
 
     /// A frame from either socket, once it is known not to repeat one of that socket's own:
-    /// handled unless it is a stream frame the other socket delivered first (see
-    /// `reconnect`). Returns whether it parsed (only then is its identity remembered, so a
-    /// garbled copy never hides the real one).
-    pub(super) fn take_frame(&mut self, text: &str, now: u64) -> bool {
+    /// handled unless it is a stream frame the other socket delivered first, or anything but a
+    /// stream frame from the `standby` (see `reconnect`). Returns whether it parsed (only then
+    /// is its identity remembered, so a garbled copy never hides the real one).
+    pub(super) fn take_frame(&mut self, text: &str, standby: bool, now: u64) -> bool {
         // Big device-status snapshots are dropped unparsed when nobody listens or waits.
         let device_status = self.wants_device_status();
         if !device_status && peek_frame_type(text).is_some_and(|t| t == "update_device_status") {
@@ -37,7 +37,7 @@ impl SessionCore {
         let Some(frame) = parse_frame_with(text, ParseOptions { device_status }) else {
             return false;
         };
-        if !self.first_copy(&frame.frame_type, text) {
+        if !self.first_copy(&frame.frame_type, standby, text) {
             return true;
         }
         if frame.frame_type == "input_accepted" {

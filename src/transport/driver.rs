@@ -90,7 +90,7 @@ enum Role {
 struct State {
     core: SessionCore,
     link: Option<Link>,
-    /// The number of the primary socket (see [`Role`]).
+    /// The number of the primary socket (see [`Role`]; a relay pair's is 0).
     link_id: u32,
     /// The standby socket and its number.
     standby: Option<(u32, Socket)>,
@@ -123,7 +123,7 @@ impl State {
     fn role(&self, id: u32) -> Role {
         if self.standby.as_ref().is_some_and(|(sid, _)| *sid == id) {
             Role::Standby
-        } else if id == self.link_id && matches!(self.link, Some(Link::Socket(_))) {
+        } else if id == self.link_id && self.link.is_some() {
             Role::Primary
         } else {
             Role::Gone
@@ -221,7 +221,7 @@ impl Driver {
                     self.run(|core, now| core.on_open(now));
                 }
             }
-            Some(Err(error)) => self.run(|core, now| core.on_transport_error(&error, now)),
+            Some(Err(error)) => self.run(|core, _| core.on_transport_error(&error)),
             None => {}
         }
         self.pump();
@@ -251,7 +251,11 @@ impl Driver {
         let handler = Rc::downgrade(&self.handler);
         let open = relay.is_open();
         // A replaced link (idle recovery) is gone already; drop it with no borrow held.
-        let previous = self.state.borrow_mut().link.replace(Link::Relay(relay));
+        let previous = {
+            let mut state = self.state.borrow_mut();
+            state.link_id = 0;
+            state.link.replace(Link::Relay(relay))
+        };
         drop(previous);
         if open {
             self.run(|core, now| core.on_open(now));
@@ -263,7 +267,7 @@ impl Driver {
         if let Some(writer) = writer {
             writer.set_sink(move |event| {
                 if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
-                    Driver { state, handler }.on_link_event(event);
+                    Driver { state, handler }.on_socket_event(0, event);
                 }
             });
         }
@@ -272,7 +276,7 @@ impl Driver {
     /// Reports a failed Cloud connection attempt to the core (it settles what waits on it).
     #[cfg(feature = "cloud")]
     pub fn connect_failed(&self, detail: &str) {
-        self.run(|core, now| core.on_transport_error(detail, now));
+        self.run(|core, _| core.on_transport_error(detail));
     }
 
     /// Runs `step` on the core with the clock, then executes the effects.
@@ -303,39 +307,28 @@ impl Driver {
         drop(released);
     }
 
+    /// A socket's event, to the core's entry points for the socket's role (one `run` for all:
+    /// each `run` call site is a copy of the pump in the wasm). The standby's error is followed
+    /// by its close, which is what counts.
     fn on_socket_event(&self, id: u32, event: SocketEvent) {
         let role = self.state.borrow().role(id);
-        match role {
-            Role::Primary => self.on_link_event(event),
-            Role::Standby => self.on_standby_event(event),
-            Role::Gone => {}
-        }
-    }
-
-    fn on_link_event(&self, event: SocketEvent) {
         let closed = matches!(event, SocketEvent::Closed);
-        self.run(|core, now| match event {
-            SocketEvent::Open => core.on_open(now),
-            SocketEvent::Frame(text) => core.on_frame(&text, now),
-            SocketEvent::Closed => core.on_transport_closed(now),
-            SocketEvent::Error(detail) => core.on_transport_error(&detail, now),
+        if closed && matches!(role, Role::Standby) {
+            let gone = self.state.borrow_mut().standby.take();
+            drop(gone);
+        }
+        self.run(|core, now| match (role, event) {
+            (Role::Primary, SocketEvent::Open) => core.on_open(now),
+            (Role::Primary, SocketEvent::Frame(text)) => core.on_frame(&text, now),
+            (Role::Primary, SocketEvent::Closed) => core.on_transport_closed(now),
+            (Role::Primary, SocketEvent::Error(detail)) => core.on_transport_error(&detail),
+            (Role::Standby, SocketEvent::Open) => core.on_standby_open(now),
+            (Role::Standby, SocketEvent::Frame(text)) => core.on_standby_frame(&text, now),
+            (Role::Standby, SocketEvent::Closed) => core.on_standby_closed(now),
+            (Role::Standby, SocketEvent::Error(_)) | (Role::Gone, _) => {}
         });
         if closed {
             self.end_drain();
-        }
-    }
-
-    /// The standby's events; an error is followed by its close, which is what counts.
-    fn on_standby_event(&self, event: SocketEvent) {
-        match event {
-            SocketEvent::Open => self.run(|core, now| core.on_standby_open(now)),
-            SocketEvent::Frame(text) => self.run(|core, now| core.on_standby_frame(&text, now)),
-            SocketEvent::Closed => {
-                let gone = self.state.borrow_mut().standby.take();
-                drop(gone);
-                self.run(|core, now| core.on_standby_closed(now));
-            }
-            SocketEvent::Error(_) => {}
         }
     }
 
@@ -427,7 +420,6 @@ impl Driver {
                 let gone = self.state.borrow_mut().standby.take();
                 drop(gone);
             }
-            LinkEffect::Reopen => self.open_primary(),
         }
     }
 

@@ -361,40 +361,30 @@ fn input_the_server_never_acknowledged_is_sent_once_after_the_reopen() {
 }
 
 #[test]
-fn a_failing_reopen_retries_with_backoff_then_fails_the_call_and_stays_reopenable() {
-    let mut core = started(r#"{"reconnect":{"maxAttempts":3,"backoffMs":100}}"#);
+fn a_failed_reopen_fails_the_call_once_and_the_next_call_tries_again() {
+    let mut core = started("");
     core.on_transport_closed(10);
     effects(&mut core);
     core.begin(2, 20);
-    let mut now = 20;
-    for attempt in 1..3 {
-        core.on_transport_error("refused", now);
-        core.on_transport_closed(now);
-        let deadline = core.next_deadline().expect("a retry is scheduled");
-        let full = 100 << (attempt - 1);
-        assert!(
-            deadline >= now + full / 2 && deadline < now + full,
-            "{attempt}"
-        );
-        now = deadline;
-        core.on_tick(now);
-        assert_eq!(links(&effects(&mut core)), [LinkEffect::Reopen]);
-    }
-    core.on_transport_error("refused", now);
+    // An error and then a close report the same failed attempt: one rejection.
+    core.on_transport_error("refused");
+    core.on_transport_closed(21);
     let failed = effects(&mut core);
+    let errors: Vec<_> = failed
+        .iter()
+        .filter(|e| matches!(e, Effect::Complete { result: Err(_), .. }))
+        .collect();
+    assert_eq!(errors.len(), 1, "{failed:?}");
     let error = completion(&failed, 2).unwrap().unwrap_err();
     assert!(error
         .message
         .starts_with("App-server WebSocket failed to reopen"));
     assert!(core.is_idle_disconnected() && !core.is_closed());
     // A later call starts over and can succeed.
-    core.begin(3, now + 1);
-    core.on_open(now + 2);
+    core.begin(3, 30);
+    core.on_open(31);
     let start = writes(&effects(&mut core)).remove(0);
-    core.on_frame(
-        &start_answer(start["request_id"].as_str().unwrap()),
-        now + 3,
-    );
+    core.on_frame(&start_answer(start["request_id"].as_str().unwrap()), 32);
     assert!(completion(&effects(&mut core), 3).unwrap().is_ok());
     assert!(core.is_ready());
 }

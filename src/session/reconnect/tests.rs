@@ -20,7 +20,7 @@ fn the_key_window_forgets_the_oldest() {
     assert!(!keys.insert(0), "still remembered");
     assert!(keys.insert(STREAM_KEY_WINDOW as u64));
     assert!(keys.insert(0), "0 left the window");
-    assert_eq!(keys.order.len(), STREAM_KEY_WINDOW);
+    assert_eq!(keys.ring.len(), STREAM_KEY_WINDOW);
 }
 
 #[test]
