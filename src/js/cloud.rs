@@ -12,21 +12,21 @@
 
 use super::error::{cloud_error, typed_error};
 use crate::cloud::config::{CloudConfig, CloudEnv};
-use crate::cloud::error::{CloudError, CloudResult};
+use crate::cloud::error::CloudResult;
 use crate::cloud::http::{HttpRequest, HttpResponse, RequestBuilder};
 use crate::cloud::rest::RepositoryPermissions;
 use crate::cloud::selector::{self, ComputerSelector, Resolution};
 use crate::cloud::{computers, management, messages, models, repositories, rest};
 use crate::transport::fetch::Fetch;
 use js_sys::{Function, Promise};
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
+
+#[path = "cloud_values.rs"]
+mod values;
+use values::{arg, camel_cased, settle, to_js, ParseToJs};
 
 /// What a client's calls and sessions share.
 pub(crate) struct CloudContext {
@@ -57,18 +57,6 @@ impl CloudContext {
 #[wasm_bindgen]
 pub struct CloudClient {
     context: Rc<CloudContext>,
-}
-
-/// A JS argument as `T`; `what` names it in the typed error of a value of the wrong shape
-/// (`Invalid computers.list() options: invalid type: string "5", expected u32`).
-fn arg<T: DeserializeOwned>(value: JsValue, what: &str) -> CloudResult<T> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|error| CloudError::invalid(format!("Invalid {what}: {error}")))
-}
-
-/// A free-form JS argument (a wire-named query or body) as a JSON value.
-fn json(value: JsValue, what: &str) -> CloudResult<Value> {
-    arg(value, what)
 }
 
 #[wasm_bindgen]
@@ -104,7 +92,8 @@ impl CloudClient {
     /// `createAgent(options)`: resolves with the new agent's id.
     #[wasm_bindgen(js_name = createAgent)]
     pub fn create_agent(&self, options: JsValue) -> Promise {
-        let body = json(options, "createAgent() options").and_then(|o| rest::create_agent_body(&o));
+        let body = arg::<Value>(options, "createAgent() options")
+            .and_then(|o| rest::create_agent_body(&o));
         let context = self.context.clone();
         settle(Box::pin(async move {
             let request = rest::create_agent(&context.request_builder(), &body?);
@@ -119,7 +108,7 @@ impl CloudClient {
             |rb| {
                 Ok(management::list_agents(
                     rb,
-                    &json(query, "agents.list() options")?,
+                    &arg::<Value>(query, "agents.list() options")?,
                 ))
             },
             management::parse_json,
@@ -139,7 +128,9 @@ impl CloudClient {
     #[wasm_bindgen(js_name = agentsUpdate)]
     pub fn agents_update(&self, agent_id: &str, body: JsValue) -> Promise {
         self.json_call(
-            |rb| management::update_agent(rb, agent_id, &json(body, "agents.update() body")?),
+            |rb| {
+                management::update_agent(rb, agent_id, &arg::<Value>(body, "agents.update() body")?)
+            },
             management::parse_json,
         )
     }
@@ -160,7 +151,7 @@ impl CloudClient {
             |rb| {
                 Ok(management::list_conversations(
                     rb,
-                    &json(query, "conversations.list() options")?,
+                    &arg::<Value>(query, "conversations.list() options")?,
                 ))
             },
             management::parse_json,
@@ -180,7 +171,12 @@ impl CloudClient {
     #[wasm_bindgen(js_name = conversationsCreate)]
     pub fn conversations_create(&self, body: JsValue) -> Promise {
         self.json_call(
-            |rb| management::create_conversation(rb, &json(body, "conversations.create() body")?),
+            |rb| {
+                management::create_conversation(
+                    rb,
+                    &arg::<Value>(body, "conversations.create() body")?,
+                )
+            },
             management::parse_json,
         )
     }
@@ -193,7 +189,7 @@ impl CloudClient {
                 management::update_conversation(
                     rb,
                     conversation_id,
-                    &json(body, "conversations.update() body")?,
+                    &arg::<Value>(body, "conversations.update() body")?,
                 )
             },
             management::parse_json,
@@ -235,14 +231,7 @@ impl CloudClient {
     /// facades (`agent-client.js`, `session.js`) take the model list as text from both backends.
     #[wasm_bindgen(js_name = modelsList)]
     pub fn models_list(&self) -> Promise {
-        self.json_call(
-            |rb| Ok(models::list_request(rb)),
-            |r| {
-                let list = models::parse_list(r)?;
-                serde_json::to_string(&list)
-                    .map_err(|_| CloudError::bad_response("Invalid Cloud JSON response."))
-            },
-        )
+        self.json_call(|rb| Ok(models::list_request(rb)), models::parse_list_json)
     }
 
     /// `computers.list({limit?, after?, onlineOnly?})`.
@@ -272,8 +261,8 @@ impl CloudClient {
     /// `computers.resolve(selector)`: `{connectionId, computer?}` (no call for `{connectionId}`).
     #[wasm_bindgen(js_name = computersResolve)]
     pub fn computers_resolve(&self, selector: JsValue) -> Promise {
-        let selector =
-            json(selector, "computer selector").and_then(|s| ComputerSelector::from_json(&s));
+        let selector = arg::<Value>(selector, "computer selector")
+            .and_then(|s| ComputerSelector::from_json(&s));
         let context = self.context.clone();
         settle(Box::pin(async move {
             let selector = selector?;
@@ -486,27 +475,4 @@ impl CloudClient {
             parse(response.as_http())
         }))
     }
-}
-
-/// A response parser that hands back the result as a JS value.
-type ParseToJs = dyn FnOnce(HttpResponse<'_>) -> CloudResult<JsValue>;
-
-/// A call in flight, resolving with a JS value.
-type CallFuture = Pin<Box<dyn Future<Output = CloudResult<JsValue>>>>;
-
-/// `value` as a JS value: objects as plain objects (not `Map`s), as `JSON.parse` would give.
-fn to_js<T: Serialize + ?Sized>(value: &T) -> CloudResult<JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|_| CloudError::bad_response("Invalid Cloud JSON response."))
-}
-
-/// A serializable value with camelCase member names (the JS view of snake_case records).
-fn camel_cased<T: Serialize>(value: T) -> Value {
-    repositories::camel_case(serde_json::to_value(value).unwrap_or(Value::Null))
-}
-
-/// A Promise of `call`: its value, or the typed error.
-fn settle(call: CallFuture) -> Promise {
-    future_to_promise(async move { call.await.map_err(|e| cloud_error(&e)) })
 }
