@@ -10,8 +10,8 @@
 
 import { isNonEmptyString } from "./values.js";
 
-const json = (value) => JSON.stringify(value ?? {});
-const parse = (text) => (text === undefined ? undefined : JSON.parse(text));
+/** The JSON view of the client options: top-level functions left out (`JSON.stringify` would drop them too). */
+const withoutFunctions = (options) => Object.fromEntries(Object.entries(options).filter(([, v]) => typeof v !== "function"));
 
 /** `{type: "repository", repositoryId}` ids and other ids the facades check before a call. */
 function required(value, what) {
@@ -27,80 +27,81 @@ function required(value, what) {
 /** The Cloud backend of one client. */
 export class CloudBackend {
   /**
-   * `options`: the client options without functions and the WebSocket constructor; `env`: the
+   * `options`: the client options without `fetch` and the WebSocket constructor; `env`: the
    * `LETTA_API_KEY` / `LETTA_CLOUD_API_KEY` fallbacks (Node); `fetch`: the `fetch` option.
    * Throws the typed validation errors of the options.
    */
   constructor(CloudClient, options, env, fetch) {
-    this.client = new CloudClient(json(options), env?.LETTA_API_KEY, env?.LETTA_CLOUD_API_KEY, fetch);
+    this.client = new CloudClient(withoutFunctions(options ?? {}), env?.LETTA_API_KEY, env?.LETTA_CLOUD_API_KEY, fetch);
     this.repositories = this.#repositories();
     this.computers = this.#computers();
     this.agentRepositories = this.#agentRepositories();
   }
 
   /**
-   * One management command of the shared facades (its wire `type` and fields), answered over
-   * REST in the shape the app server gives: resolves with JSON text.
+   * One management command of the shared facades (its wire `type` and fields as JSON text,
+   * what agent-client.js sends to an app server too), answered over REST in the shape the app
+   * server gives: resolves with JSON text, as the app server's answer would be.
    */
   async management(type, fieldsJson) {
     const c = this.client;
     const f = JSON.parse(fieldsJson);
     const call = {
-      agent_list: async () => ({ agents: parse(await c.agentsList(json(f.query))) }),
-      agent_retrieve: async () => ({ agent: parse(await c.agentsRetrieve(f.agent_id)) }),
-      agent_update: async () => ({ agent: parse(await c.agentsUpdate(f.agent_id, json(f.body))) }),
+      agent_list: async () => ({ agents: await c.agentsList(f.query ?? {}) }),
+      agent_retrieve: async () => ({ agent: await c.agentsRetrieve(f.agent_id) }),
+      agent_update: async () => ({ agent: await c.agentsUpdate(f.agent_id, f.body ?? {}) }),
       agent_delete: async () => (await c.agentsDelete(f.agent_id), {}),
-      conversation_list: async () => ({ conversations: parse(await c.conversationsList(json(f.query))) }),
+      conversation_list: async () => ({ conversations: await c.conversationsList(f.query ?? {}) }),
       conversation_retrieve: async () => ({
-        conversation: parse(await c.conversationsRetrieve(f.conversation_id)),
+        conversation: await c.conversationsRetrieve(f.conversation_id),
       }),
-      conversation_create: async () => ({ conversation: parse(await c.conversationsCreate(json(f.body))) }),
+      conversation_create: async () => ({ conversation: await c.conversationsCreate(f.body ?? {}) }),
       conversation_update: async () => ({
-        conversation: parse(await c.conversationsUpdate(f.conversation_id, json(f.body))),
+        conversation: await c.conversationsUpdate(f.conversation_id, f.body ?? {}),
       }),
       conversation_fork: async () => ({
-        conversation: { id: parse(await c.conversationsFork(f.conversation_id, f.body?.message_id, f.body?.hidden)) },
+        conversation: { id: await c.conversationsFork(f.conversation_id, f.body?.message_id, f.body?.hidden) },
       }),
-      conversation_messages_list: async () => parse(await c.conversationsListMessages(f.conversation_id, json(f.query))),
+      conversation_messages_list: async () => c.conversationsListMessages(f.conversation_id, f.query ?? {}),
     }[type];
     return JSON.stringify(await call());
   }
 
-  /** `models.list()`: resolves with JSON text. */
+  /** `models.list()`: resolves with JSON text (what the shared facades take from both backends). */
   listModels() {
     return this.client.modelsList();
   }
 
   /** `createAgent(options)`: the new agent's id. */
-  async createAgent(options) {
-    return parse(await this.client.createAgent(json(options)));
+  createAgent(options) {
+    return this.client.createAgent(options ?? {});
   }
 
   #repositories() {
     const c = this.client;
     const id = (repositoryId) => required(repositoryId, "repository id");
     return {
-      create: async ({ name } = {}) => parse(await c.repositoriesCreate(required(name, "repository name"))),
-      list: async ({ limit, offset } = {}) => parse(await c.repositoriesList(limit, offset)),
-      get: async (repositoryId) => parse(await c.repositoriesGet(id(repositoryId))),
+      create: async ({ name } = {}) => c.repositoriesCreate(required(name, "repository name")),
+      list: async ({ limit, offset } = {}) => c.repositoriesList(limit, offset),
+      get: async (repositoryId) => c.repositoriesGet(id(repositoryId)),
       delete: async (repositoryId) => {
         await c.repositoriesDelete(id(repositoryId));
       },
       files: {
-        list: async (repositoryId, options = {}) => parse(await c.repositoryFilesList(id(repositoryId), json(options))),
+        list: async (repositoryId, options = {}) => c.repositoryFilesList(id(repositoryId), options ?? {}),
         create: async (repositoryId, { path, content } = {}) =>
-          parse(await c.repositoryFilesCreate(id(repositoryId), required(path, "file path"), content ?? "")),
+          c.repositoryFilesCreate(id(repositoryId), required(path, "file path"), content ?? ""),
         read: async (repositoryId, { path, ref } = {}) =>
-          parse(await c.repositoryFilesRead(id(repositoryId), required(path, "file path"), ref)),
-        update: async (repositoryId, options = {}) => parse(await c.repositoryFilesUpdate(id(repositoryId), json(options))),
+          c.repositoryFilesRead(id(repositoryId), required(path, "file path"), ref),
+        update: async (repositoryId, options = {}) => c.repositoryFilesUpdate(id(repositoryId), options ?? {}),
         delete: async (repositoryId, { path } = {}) => {
           await c.repositoryFilesDelete(id(repositoryId), required(path, "file path"));
         },
       },
       versions: {
-        list: async (repositoryId, { path, limit } = {}) => parse(await c.repositoryVersionsList(id(repositoryId), path, limit)),
+        list: async (repositoryId, { path, limit } = {}) => c.repositoryVersionsList(id(repositoryId), path, limit),
         get: async (repositoryId, sha, { path } = {}) =>
-          parse(await c.repositoryVersionsGet(id(repositoryId), required(sha, "version sha"), path)),
+          c.repositoryVersionsGet(id(repositoryId), required(sha, "version sha"), path),
       },
     };
   }
@@ -108,9 +109,9 @@ export class CloudBackend {
   #computers() {
     const c = this.client;
     return {
-      list: async (options = {}) => parse(await c.computersList(json(options))),
-      get: async (deviceId) => parse(await c.computersGet(required(deviceId, "device id"))),
-      resolve: async (selector) => parse(await c.computersResolve(json(selector))),
+      list: async (options = {}) => c.computersList(options ?? {}),
+      get: async (deviceId) => c.computersGet(required(deviceId, "device id")),
+      resolve: async (selector) => c.computersResolve(selector),
     };
   }
 
@@ -118,15 +119,13 @@ export class CloudBackend {
     const c = this.client;
     const agent = (agentId) => required(agentId, "agent id");
     return {
-      list: async (agentId) => parse(await c.agentRepositoriesList(agent(agentId))),
+      list: async (agentId) => c.agentRepositoriesList(agent(agentId)),
       attach: async (agentId, repositoryId, options = {}) =>
-        parse(
-          await c.agentRepositoriesAttach(
-            agent(agentId),
-            required(repositoryId, "repository id"),
-            options?.permissions,
-            options?.recompile !== false,
-          ),
+        c.agentRepositoriesAttach(
+          agent(agentId),
+          required(repositoryId, "repository id"),
+          options?.permissions,
+          options?.recompile !== false,
         ),
       detach: async (agentId, repositoryId, options = {}) => {
         await c.agentRepositoriesDetach(agent(agentId), required(repositoryId, "repository id"), options?.recompile !== false);

@@ -23,6 +23,14 @@ pub struct ModelList {
     pub available_handles: Vec<String>,
 }
 
+/// The list as JSON text, `{"entries":[…],"availableHandles":[…]}` (what the shared facades
+/// take from both backends).
+pub fn parse_list_json(response: HttpResponse<'_>) -> CloudResult<String> {
+    let list = parse_list(response)?;
+    serde_json::to_string(&list)
+        .map_err(|_| CloudError::bad_response("Invalid Cloud JSON response."))
+}
+
 fn non_empty<'a>(entry: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     entry
         .get(key)

@@ -4,13 +4,15 @@
 //! it through [`Fetch`] and resolves with the parsed result. Cloud sessions are made from it
 //! too (`src/js/cloud_session.rs`).
 //!
-//! Arguments and results cross as JSON text, as for `SessionDriver` (serde-wasm-bindgen
-//! measured 18.7 KB gzip more on the browser build, see `src/js/session.rs`); the wrapper
-//! (`pkg-template/lib/cloud-client.js`) maps the public camelCase options to the wire names.
+//! Options, bodies, queries and structured results cross as JS values through
+//! serde-wasm-bindgen (this build only: on the browser `/client` build it measured 18.7 KB gzip
+//! more, see `src/js/session.rs`). A value of the wrong shape is a typed
+//! `LettaInvalidArgumentError`, never a panic. The wrapper (`pkg-template/lib/cloud.js`) maps
+//! the public camelCase options of the shared facades to the wire names.
 
 use super::error::{cloud_error, typed_error};
 use crate::cloud::config::{CloudConfig, CloudEnv};
-use crate::cloud::error::{CloudError, CloudResult};
+use crate::cloud::error::CloudResult;
 use crate::cloud::http::{HttpRequest, HttpResponse, RequestBuilder};
 use crate::cloud::rest::RepositoryPermissions;
 use crate::cloud::selector::{self, ComputerSelector, Resolution};
@@ -19,11 +21,12 @@ use crate::transport::fetch::Fetch;
 use js_sys::{Function, Promise};
 use serde::Serialize;
 use serde_json::Value;
-use std::future::Future;
-use std::pin::Pin;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
+
+#[path = "cloud_values.rs"]
+mod values;
+use values::{arg, camel_cased, settle, to_js, ParseToJs};
 
 /// What a client's calls and sessions share.
 pub(crate) struct CloudContext {
@@ -56,24 +59,14 @@ pub struct CloudClient {
     context: Rc<CloudContext>,
 }
 
-/// Parses the wrapper's JSON text (it always sends valid JSON; anything else is a bug there).
-fn json(text: &str) -> CloudResult<Value> {
-    serde_json::from_str(text).map_err(|_| CloudError::invalid("Invalid Cloud call arguments."))
-}
-
-fn typed<T: serde::de::DeserializeOwned>(text: &str) -> CloudResult<T> {
-    serde_json::from_str(text).map_err(|_| CloudError::invalid("Invalid Cloud call arguments."))
-}
-
 #[wasm_bindgen]
 impl CloudClient {
-    /// `options`: the client options as JSON (functions and the WebSocket constructor left
-    /// out); `letta_api_key` / `letta_cloud_api_key`: the environment's keys (Node), the
+    /// `options`: the client options (functions and the WebSocket constructor left out); `letta_api_key` / `letta_cloud_api_key`: the environment's keys (Node), the
     /// fallback when neither `apiKey` nor an `Authorization` header is given; `fetch`: the
     /// `fetch` option, else the platform's. Throws the typed validation error.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        options: &str,
+        options: JsValue,
         letta_api_key: Option<String>,
         letta_cloud_api_key: Option<String>,
         fetch: Option<Function>,
@@ -82,7 +75,7 @@ impl CloudClient {
             letta_api_key,
             letta_cloud_api_key,
         };
-        let options = serde_json::from_str::<Value>(options).map_err(|_| {
+        let options = serde_wasm_bindgen::from_value::<Value>(options).map_err(|_| {
             typed_error(
                 "LettaInvalidArgumentError",
                 "invalid_argument",
@@ -98,20 +91,26 @@ impl CloudClient {
 
     /// `createAgent(options)`: resolves with the new agent's id.
     #[wasm_bindgen(js_name = createAgent)]
-    pub fn create_agent(&self, options: &str) -> Promise {
-        let body = json(options).and_then(|o| rest::create_agent_body(&o));
+    pub fn create_agent(&self, options: JsValue) -> Promise {
+        let body = arg::<Value>(options, "createAgent() options")
+            .and_then(|o| rest::create_agent_body(&o));
         let context = self.context.clone();
         settle(Box::pin(async move {
             let request = rest::create_agent(&context.request_builder(), &body?);
-            to_json(context.call(&request, rest::parse_created_agent).await?)
+            to_js(&context.call(&request, rest::parse_created_agent).await?)
         }))
     }
 
     /// `agents.list(query)` (wire-named query).
     #[wasm_bindgen(js_name = agentsList)]
-    pub fn agents_list(&self, query: &str) -> Promise {
+    pub fn agents_list(&self, query: JsValue) -> Promise {
         self.json_call(
-            |rb| Ok(management::list_agents(rb, &json(query)?)),
+            |rb| {
+                Ok(management::list_agents(
+                    rb,
+                    &arg::<Value>(query, "agents.list() options")?,
+                ))
+            },
             management::parse_json,
         )
     }
@@ -127,9 +126,11 @@ impl CloudClient {
 
     /// `agents.update(id, body)` (wire-named body).
     #[wasm_bindgen(js_name = agentsUpdate)]
-    pub fn agents_update(&self, agent_id: &str, body: &str) -> Promise {
+    pub fn agents_update(&self, agent_id: &str, body: JsValue) -> Promise {
         self.json_call(
-            |rb| management::update_agent(rb, agent_id, &json(body)?),
+            |rb| {
+                management::update_agent(rb, agent_id, &arg::<Value>(body, "agents.update() body")?)
+            },
             management::parse_json,
         )
     }
@@ -145,9 +146,14 @@ impl CloudClient {
 
     /// `conversations.list(query)` (wire-named query).
     #[wasm_bindgen(js_name = conversationsList)]
-    pub fn conversations_list(&self, query: &str) -> Promise {
+    pub fn conversations_list(&self, query: JsValue) -> Promise {
         self.json_call(
-            |rb| Ok(management::list_conversations(rb, &json(query)?)),
+            |rb| {
+                Ok(management::list_conversations(
+                    rb,
+                    &arg::<Value>(query, "conversations.list() options")?,
+                ))
+            },
             management::parse_json,
         )
     }
@@ -163,18 +169,29 @@ impl CloudClient {
 
     /// `conversations.create(body)` (wire-named body with `agent_id`).
     #[wasm_bindgen(js_name = conversationsCreate)]
-    pub fn conversations_create(&self, body: &str) -> Promise {
+    pub fn conversations_create(&self, body: JsValue) -> Promise {
         self.json_call(
-            |rb| management::create_conversation(rb, &json(body)?),
+            |rb| {
+                management::create_conversation(
+                    rb,
+                    &arg::<Value>(body, "conversations.create() body")?,
+                )
+            },
             management::parse_json,
         )
     }
 
     /// `conversations.update(id, body)` (wire-named body).
     #[wasm_bindgen(js_name = conversationsUpdate)]
-    pub fn conversations_update(&self, conversation_id: &str, body: &str) -> Promise {
+    pub fn conversations_update(&self, conversation_id: &str, body: JsValue) -> Promise {
         self.json_call(
-            |rb| management::update_conversation(rb, conversation_id, &json(body)?),
+            |rb| {
+                management::update_conversation(
+                    rb,
+                    conversation_id,
+                    &arg::<Value>(body, "conversations.update() body")?,
+                )
+            },
             management::parse_json,
         )
     }
@@ -197,24 +214,36 @@ impl CloudClient {
     /// `conversations.listMessages(id, {before?, after?, order?, limit?})`: `{messages}`, the
     /// cursors swapped for descending order.
     #[wasm_bindgen(js_name = conversationsListMessages)]
-    pub fn conversations_list_messages(&self, conversation_id: &str, options: &str) -> Promise {
+    pub fn conversations_list_messages(&self, conversation_id: &str, options: JsValue) -> Promise {
         self.json_call(
-            |rb| messages::list_request(rb, conversation_id, &typed(options)?),
+            |rb| {
+                messages::list_request(
+                    rb,
+                    conversation_id,
+                    &arg(options, "conversations.listMessages() options")?,
+                )
+            },
             messages::parse_list,
         )
     }
 
-    /// `models.list()`: `{entries, availableHandles}`, normalized.
+    /// `models.list()`: `{entries, availableHandles}`, normalized, as JSON text: the shared
+    /// facades (`agent-client.js`, `session.js`) take the model list as text from both backends.
     #[wasm_bindgen(js_name = modelsList)]
     pub fn models_list(&self) -> Promise {
-        self.json_call(|rb| Ok(models::list_request(rb)), models::parse_list)
+        self.json_call(|rb| Ok(models::list_request(rb)), models::parse_list_json)
     }
 
     /// `computers.list({limit?, after?, onlineOnly?})`.
     #[wasm_bindgen(js_name = computersList)]
-    pub fn computers_list(&self, options: &str) -> Promise {
+    pub fn computers_list(&self, options: JsValue) -> Promise {
         self.json_call(
-            |rb| Ok(computers::list_request(rb, &typed(options)?)),
+            |rb| {
+                Ok(computers::list_request(
+                    rb,
+                    &arg(options, "computers.list() options")?,
+                ))
+            },
             computers::parse_computer_list,
         )
     }
@@ -231,8 +260,9 @@ impl CloudClient {
 
     /// `computers.resolve(selector)`: `{connectionId, computer?}` (no call for `{connectionId}`).
     #[wasm_bindgen(js_name = computersResolve)]
-    pub fn computers_resolve(&self, selector: &str) -> Promise {
-        let selector = json(selector).and_then(|s| ComputerSelector::from_json(&s));
+    pub fn computers_resolve(&self, selector: JsValue) -> Promise {
+        let selector = arg::<Value>(selector, "computer selector")
+            .and_then(|s| ComputerSelector::from_json(&s));
         let context = self.context.clone();
         settle(Box::pin(async move {
             let selector = selector?;
@@ -244,7 +274,7 @@ impl CloudClient {
                         .await?
                 }
             };
-            to_json(resolved)
+            to_js(&resolved)
         }))
     }
 
@@ -264,12 +294,13 @@ impl CloudClient {
         &self,
         agent_id: &str,
         repository_id: &str,
-        permissions: Option<String>,
+        permissions: JsValue,
         recompile: bool,
     ) -> Promise {
-        let permissions = permissions
-            .map(|p| typed::<RepositoryPermissions>(&Value::String(p).to_string()))
-            .transpose();
+        let permissions = arg::<Option<RepositoryPermissions>>(
+            permissions,
+            "agents.repositories.attach() permissions",
+        );
         let rb = self.context.request_builder();
         let request =
             permissions.map(|p| rest::attach_agent_repository(&rb, agent_id, repository_id, p));
@@ -282,7 +313,7 @@ impl CloudClient {
             if let Some(recompile) = recompile {
                 context.call(&recompile, |r| r.ok().map(|_| ())).await?;
             }
-            to_json(camel_cased(attached))
+            to_js(&camel_cased(attached))
         }))
     }
 
@@ -303,7 +334,7 @@ impl CloudClient {
             if let Some(recompile) = recompile {
                 context.call(&recompile, |r| r.ok().map(|_| ())).await?;
             }
-            to_json(Value::Null)
+            Ok(JsValue::UNDEFINED)
         }))
     }
 
@@ -336,9 +367,15 @@ impl CloudClient {
 
     /// `repositories.files.list(id, {pathPrefix?, depth?, ref?})`.
     #[wasm_bindgen(js_name = repositoryFilesList)]
-    pub fn repository_files_list(&self, id: &str, options: &str) -> Promise {
+    pub fn repository_files_list(&self, id: &str, options: JsValue) -> Promise {
         self.json_call(
-            |rb| repositories::list_files(rb, id, &typed(options)?),
+            |rb| {
+                repositories::list_files(
+                    rb,
+                    id,
+                    &arg(options, "repositories.files.list() options")?,
+                )
+            },
             repositories::parse,
         )
     }
@@ -368,9 +405,15 @@ impl CloudClient {
 
     /// `repositories.files.update(id, {path, content?, newPath?, precondition?})`.
     #[wasm_bindgen(js_name = repositoryFilesUpdate)]
-    pub fn repository_files_update(&self, id: &str, options: &str) -> Promise {
+    pub fn repository_files_update(&self, id: &str, options: JsValue) -> Promise {
         self.json_call(
-            |rb| repositories::update_file(rb, id, &typed(options)?),
+            |rb| {
+                repositories::update_file(
+                    rb,
+                    id,
+                    &arg(options, "repositories.files.update() options")?,
+                )
+            },
             repositories::parse,
         )
     }
@@ -415,7 +458,7 @@ impl CloudClient {
     }
 
     /// Builds a request now (argument errors reject the Promise), performs it, and resolves
-    /// with the parsed result as JSON text. Only `parse` is generic: the request and the
+    /// with the parsed result as a JS value. Only `parse` is generic: the request and the
     /// Promise share one future type for every method (one future per method measured
     /// 1.4–2.4 KB of wasm each, about 40 KB in all).
     fn json_call<T: Serialize>(
@@ -424,37 +467,12 @@ impl CloudClient {
         parse: impl FnOnce(HttpResponse<'_>) -> CloudResult<T> + 'static,
     ) -> Promise {
         let request = build(&self.context.request_builder());
-        let parse: Box<ParseToJson> = Box::new(move |response| parse(response).and_then(to_json));
+        let parse: Box<ParseToJs> =
+            Box::new(move |response| parse(response).and_then(|v| to_js(&v)));
         let context = self.context.clone();
         settle(Box::pin(async move {
             let response = context.fetch.send(&request?, None).await?;
             parse(response.as_http())
         }))
     }
-}
-
-/// A response parser that hands back the result as JSON text.
-type ParseToJson = dyn FnOnce(HttpResponse<'_>) -> CloudResult<String>;
-
-/// A call in flight, resolving with JSON text.
-type CallFuture = Pin<Box<dyn Future<Output = CloudResult<String>>>>;
-
-/// `value` as JSON text.
-fn to_json<T: Serialize>(value: T) -> CloudResult<String> {
-    serde_json::to_string(&value)
-        .map_err(|_| CloudError::bad_response("Invalid Cloud JSON response."))
-}
-
-/// A serializable value with camelCase member names (the JS view of snake_case records).
-fn camel_cased<T: Serialize>(value: T) -> Value {
-    repositories::camel_case(serde_json::to_value(value).unwrap_or(Value::Null))
-}
-
-/// A Promise of `call`: its JSON text, or the typed error.
-fn settle(call: CallFuture) -> Promise {
-    future_to_promise(async move {
-        call.await
-            .map(|text| JsValue::from_str(&text))
-            .map_err(|e| cloud_error(&e))
-    })
 }

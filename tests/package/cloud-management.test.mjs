@@ -117,6 +117,33 @@ test("computers: list, get and resolve", async () => {
   assert.equal(resolved.connectionId, "conn-direct");
 });
 
+test("options of the wrong shape are a typed LettaInvalidArgumentError naming the call", async () => {
+  const sent = [];
+  const counted = new LettaAgentClient({
+    backend: "cloud",
+    apiKey: cloud.apiKey,
+    apiBaseUrl: cloud.standIn.url,
+    fetch: (url, init) => (sent.push(url), fetch(url, init)),
+  });
+  const cases = [
+    [() => counted.computers.list({ limit: "five" }), /^Invalid computers\.list\(\) options: /],
+    [() => counted.conversations.listMessages("conv-x", { order: 3 }), /^Invalid conversations\.listMessages\(\) options: /],
+    [() => counted.repositories.files.update("repo-x", { content: "no path" }), /^Invalid repositories\.files\.update\(\) options: /],
+    [() => counted.agents.repositories.attach(agentId, "repo-x", { permissions: "admin" }), /^Invalid agents\.repositories\.attach\(\) permissions: /],
+  ];
+  for (const [call, message] of cases) {
+    const error = await rejection(call());
+    assert.equal(error.name, "LettaInvalidArgumentError", error.message);
+    assert.equal(error.code, "invalid_argument");
+    assert.match(error.message, message);
+  }
+  assert.deepEqual(sent, [], "each failed before its request");
+  // The same client still works.
+  assert.equal((await counted.computers.list({ limit: 5 })).hasNextPage, false);
+  assert.equal(sent.length, 1);
+  await counted.close();
+});
+
 test("a wrong key is a 401 APIError that does not contain the key", async () => {
   const wrongKey = `${cloud.apiKey}-wrong`;
   const wrong = new LettaAgentClient({ backend: "cloud", apiKey: wrongKey, apiBaseUrl: cloud.standIn.url });
