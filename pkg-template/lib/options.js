@@ -199,16 +199,10 @@ export function sessionOptions(o, action) {
 
 /** `reconnect`: absent or `true` (the defaults), `false` (one socket), or `{maxAttempts?, backoffMs?}`. */
 function reconnectOptions(value) {
-  if (value === undefined || value === null || typeof value === "boolean") return value ?? undefined;
-  if (typeof value !== "object" || Array.isArray(value)) {
-    throw invalidArgument("Invalid reconnect. Expected a boolean or {maxAttempts, backoffMs}.");
-  }
-  const policy = {};
-  for (const key of ["maxAttempts", "backoffMs"]) {
-    if (value[key] === undefined) continue;
-    const n = positiveInteger(value[key]);
-    if (n === null) throw invalidArgument(`Invalid reconnect.${key}. Expected a positive integer.`);
-    policy[key] = n;
+  if (value == null || typeof value === "boolean") return value ?? undefined;
+  const policy = isObject(value) ? { maxAttempts: positiveInteger(value.maxAttempts), backoffMs: positiveInteger(value.backoffMs) } : null;
+  if (policy === null || policy.maxAttempts === null || policy.backoffMs === null) {
+    throw invalidArgument("Invalid reconnect. Expected a boolean or {maxAttempts, backoffMs} with positive integers.");
   }
   return policy;
 }

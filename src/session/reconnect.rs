@@ -79,7 +79,7 @@ pub(super) enum Standby {
     /// Socket opening.
     Connecting,
     /// Its `runtime_start` is out.
-    Starting { request_id: String },
+    Starting,
     /// Subscribed to the runtime: its stream frames count.
     Ready,
 }
@@ -237,14 +237,13 @@ impl SessionCore {
         else {
             return;
         };
-        let request_id = self.ids.next("runtime-start");
-        let mut start = RuntimeStart::new(request_id.clone(), "");
+        let mut start = RuntimeStart::new(self.ids.next("runtime-start"), "");
         start.mode = None;
         start.force_device_status = false;
         start.preserve_skill_sources = Some(true);
         start.agent_id = runtime.agent_id.clone();
         start.conversation_id = Some(runtime.conversation_id.clone());
-        self.connections.standby = Standby::Starting { request_id };
+        self.connections.standby = Standby::Starting;
         self.link(LinkEffect::WriteStandby(
             Command::RuntimeStart(start).to_json(),
         ));
@@ -253,10 +252,7 @@ impl SessionCore {
     /// A frame on the standby socket: its `runtime_start` answer, then stream frames only.
     pub fn on_standby_frame(&mut self, text: &str, now: u64) {
         match &self.connections.standby {
-            Standby::Starting { request_id } => {
-                let request_id = request_id.clone();
-                self.on_standby_start_answer(text, &request_id, now);
-            }
+            Standby::Starting => self.on_standby_start_answer(text, now),
             Standby::Ready if !self.closed => {
                 self.take_frame(text, true, now);
             }
@@ -264,21 +260,16 @@ impl SessionCore {
         }
     }
 
-    fn on_standby_start_answer(&mut self, text: &str, request_id: &str, now: u64) {
+    /// The standby sends nothing but its `runtime_start`, so the first start answer on it is
+    /// that one's (its conversation is named, so a success is on the session's runtime).
+    fn on_standby_start_answer(&mut self, text: &str, now: u64) {
         let Some(answer) = crate::json::Object::parse(text) else {
             return;
         };
-        let answers = answer.get("type").as_str() == Some("runtime_start_response")
-            && answer.get("request_id").as_str() == Some(request_id);
-        if !answers {
+        if answer.get("type").as_str() != Some("runtime_start_response") {
             return;
         }
-        let same_runtime = answer
-            .object("runtime")
-            .and_then(|r| r.get("conversation_id").as_str())
-            .zip(self.runtime.as_ref())
-            .is_some_and(|(id, runtime)| id == runtime.conversation_id);
-        if answer.bool("success") == Some(true) && same_runtime {
+        if answer.bool("success") == Some(true) {
             self.connections.standby = Standby::Ready;
             self.connections.standby_failures = 0;
             if self.connections.signalled {
