@@ -38,8 +38,17 @@ const agentId = responses.get("runtime_start").runtime.agent_id;
 /** Every received frame of one turn, as the socket delivers them (for the JSON.parse side). */
 const received = [];
 
-/** The sockets whose `runtime_start` was answered: the app server broadcasts to each of them. */
-const subscribed = new Set();
+/**
+ * The sockets of this iteration whose `runtime_start` was answered: the app server broadcasts
+ * to each socket of a runtime. Each iteration stands for a session on its own conversation, so
+ * the sockets of earlier iterations, which a closed session keeps open for up to 3 s while the
+ * server may still pump its queue through them (`CLOSE_DRAIN_MS`), hear nothing more: with one
+ * conversation for all, 200 back-to-back sessions would each pay for the dozens still draining.
+ */
+let subscribed = new Set();
+/** Resolves once two sockets of this iteration are subscribed (the primary and the standby). */
+let bothSubscribed = null;
+let onBothSubscribed = () => {};
 
 /** A WebSocket class that plays the app server of the recording. */
 class ReplaySocket {
@@ -84,6 +93,8 @@ class ReplaySocket {
     }
     const recorded = responses.get(command.type) ?? { type: `${command.type}_response`, success: true };
     this.#deliver([JSON.stringify({ ...recorded, request_id: command.request_id })]);
+    // After the answer is delivered (the microtask queued first runs first).
+    if (command.type === "runtime_start" && subscribed.size === 2) queueMicrotask(onBothSubscribed);
   }
   close() {
     this.readyState = 3;
@@ -97,12 +108,14 @@ class ReplaySocket {
  */
 async function turnOnce(reconnect = true) {
   received.length = 0;
+  subscribed = new Set();
+  bothSubscribed = new Promise((resolve) => (onBothSubscribed = resolve));
   const started = performance.now();
   const client = new LettaAgentClient({ backend: "remote", url: "ws://replay.invalid/ws", authToken: "replay", WebSocket: ReplaySocket });
   const session = client.createSession(agentId, { reconnect, canUseTool: () => ({ behavior: "allow" }) });
   await session.ready();
   // The standby subscribes right after the start; wait for it so that it sees the whole turn.
-  while (reconnect && subscribed.size < 2) await new Promise((done) => setImmediate(done));
+  if (reconnect) await bothSubscribed;
   await session.send("Please run `echo hello && touch probe.txt` and tell me what it printed.");
   let messages = 0;
   let result = null;
