@@ -32,6 +32,9 @@ impl JsonArray {
 
     /// Appends a JSON text as it is.
     pub fn raw(&mut self, json: &str) -> &mut Self {
+        // Room for the separator and the closing bracket too: a batch of one message is then
+        // one allocation instead of three (growth was 3 % of bench/turn's profile).
+        self.out.reserve(json.len() + 2);
         self.next().push_str(json);
         self
     }

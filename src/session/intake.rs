@@ -3,6 +3,7 @@
 //! and the request table.
 
 use super::core::{Effect, SessionCore};
+use super::reconnect::Copy;
 use super::requests::{Pending, Purpose, ResponseMatch};
 use super::responses::shape_response;
 use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
@@ -29,15 +30,23 @@ impl SessionCore {
     /// stream frame from the `standby` (see `reconnect`). Returns whether it parsed (only then
     /// is its identity remembered, so a garbled copy never hides the real one).
     pub(super) fn take_frame(&mut self, text: &str, standby: bool, now: u64) -> bool {
-        // Big device-status snapshots are dropped unparsed when nobody listens or waits.
+        // Dropped unparsed: big device-status snapshots when nobody listens or waits, and what
+        // the standby does not contribute or the other socket delivered first.
         let device_status = self.wants_device_status();
-        if !device_status && peek_frame_type(text).is_some_and(|t| t == "update_device_status") {
-            return false;
+        let mut stream_key = None;
+        if let Some(frame_type) = peek_frame_type(text) {
+            if !device_status && frame_type == "update_device_status" {
+                return false;
+            }
+            match self.copy_seen(&frame_type, standby, text) {
+                Copy::Seen => return true,
+                Copy::New(key) => stream_key = key,
+            }
         }
         let Some(frame) = parse_frame_with(text, ParseOptions { device_status }) else {
             return false;
         };
-        if !self.first_copy(&frame.frame_type, standby, text) {
+        if !self.first_copy(&frame.frame_type, standby, text, stream_key) {
             return true;
         }
         if frame.frame_type == "input_accepted" {

@@ -152,6 +152,14 @@ fn content_key(text: &str) -> u64 {
         })
 }
 
+/// What [`SessionCore::copy_seen`] found.
+pub(super) enum Copy {
+    /// Drop the frame unparsed (the caller's "taken": it is no garbled copy).
+    Seen,
+    /// Parse it; a stream frame's content key comes along.
+    New(Option<u64>),
+}
+
 /// Frames the standby contributes, and that are de-duplicated by content.
 fn is_stream_frame(frame_type: &str) -> bool {
     matches!(frame_type, "stream_delta" | "turn_finished")
@@ -312,11 +320,36 @@ impl SessionCore {
     /// Whether a frame is to be handled: a stream frame the first time either socket brings
     /// it; anything else when it came on the primary. Only sessions with a reconnect policy
     /// hash their frames.
-    pub(super) fn first_copy(&mut self, frame_type: &str, standby: bool, text: &str) -> bool {
+    pub(super) fn first_copy(
+        &mut self,
+        frame_type: &str,
+        standby: bool,
+        text: &str,
+        key: Option<u64>,
+    ) -> bool {
         if !is_stream_frame(frame_type) {
             return !standby;
         }
-        self.policy().is_none() || self.connections.stream_keys.insert(content_key(text))
+        let key = key.unwrap_or_else(|| content_key(text));
+        self.policy().is_none() || self.connections.stream_keys.insert(key)
+    }
+
+    /// Before the parse, from the peeked type: whether the frame is one to drop unparsed (a
+    /// standby's frame it does not contribute, a stream frame either socket delivered), else
+    /// the content key of a stream frame, for [`Self::first_copy`] once it parsed.
+    pub(super) fn copy_seen(&self, frame_type: &str, standby: bool, text: &str) -> Copy {
+        if !is_stream_frame(frame_type) {
+            return if standby { Copy::Seen } else { Copy::New(None) };
+        }
+        if self.policy().is_none() {
+            return Copy::New(None);
+        }
+        let key = content_key(text);
+        if self.connections.stream_keys.ring.contains(&key) {
+            Copy::Seen
+        } else {
+            Copy::New(Some(key))
+        }
     }
 
     /// Remembers an `input` until the server acknowledges it (to send it again on a new
