@@ -268,6 +268,13 @@ impl SessionCore {
         }
     }
 
+    /// Whether the standby's transport may hold its stream frames back until the primary
+    /// drops (then they go to [`Self::on_standby_frame`] before the close): the standby is
+    /// ready, so all it contributes is stream frames, and only what the primary missed.
+    pub fn holds_standby_frames(&self) -> bool {
+        matches!(self.connections.standby, Standby::Ready) && !self.closed
+    }
+
     /// The standby sends nothing but its `runtime_start`, so the first start answer on it is
     /// that one's (its conversation is named, so a success is on the session's runtime).
     fn on_standby_start_answer(&mut self, text: &str, now: u64) {

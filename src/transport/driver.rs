@@ -10,10 +10,12 @@
 //!
 //! A remote session with a reconnect policy also holds a *standby* socket on the same URL
 //! (`session::reconnect`): the core says when to open, write, promote and close it
-//! ([`LinkEffect`]), and its events go to the core's standby entry points. Each socket's
-//! listener carries the socket's number, so an event of a socket that was replaced is ignored.
+//! ([`LinkEffect`]), and its events go to the core's standby entry points; once it is ready,
+//! it holds its stream frames uncopied (`Socket::hold_stream_frames`), and the core gets them
+//! only if the primary drops. Each socket's listener carries the socket's number, so an event
+//! of a socket that was replaced is ignored.
 
-use super::socket::{JsSocket, Socket, SocketEvent};
+use super::socket::{frame_text, JsSocket, Socket, SocketEvent};
 use super::timer::{now, Timer};
 use crate::session::{Effect, LinkEffect, SessionCore};
 use std::cell::{Cell, RefCell};
@@ -317,15 +319,33 @@ impl Driver {
             let gone = self.state.borrow_mut().standby.take();
             drop(gone);
         }
-        self.run(|core, now| match (role, event) {
-            (Role::Primary, SocketEvent::Open) => core.on_open(now),
-            (Role::Primary, SocketEvent::Frame(text)) => core.on_frame(&text, now),
-            (Role::Primary, SocketEvent::Closed) => core.on_transport_closed(now),
-            (Role::Primary, SocketEvent::Error(detail)) => core.on_transport_error(&detail),
-            (Role::Standby, SocketEvent::Open) => core.on_standby_open(now),
-            (Role::Standby, SocketEvent::Frame(text)) => core.on_standby_frame(&text, now),
-            (Role::Standby, SocketEvent::Closed) => core.on_standby_closed(now),
-            (Role::Standby, SocketEvent::Error(_)) | (Role::Gone, _) => {}
+        // The standby's held stream frames go first when the primary drops: the core takes
+        // those the primary did not deliver.
+        let held = match (&role, closed) {
+            (Role::Primary, true) => self
+                .state
+                .borrow()
+                .standby
+                .as_ref()
+                .map(|(_, s)| s.take_held()),
+            _ => None,
+        };
+        self.run(|core, now| {
+            for data in held.iter().flatten() {
+                if let Some(text) = frame_text(data) {
+                    core.on_standby_frame(&text, now);
+                }
+            }
+            match (role, event) {
+                (Role::Primary, SocketEvent::Open) => core.on_open(now),
+                (Role::Primary, SocketEvent::Frame(text)) => core.on_frame(&text, now),
+                (Role::Primary, SocketEvent::Closed) => core.on_transport_closed(now),
+                (Role::Primary, SocketEvent::Error(detail)) => core.on_transport_error(&detail),
+                (Role::Standby, SocketEvent::Open) => core.on_standby_open(now),
+                (Role::Standby, SocketEvent::Frame(text)) => core.on_standby_frame(&text, now),
+                (Role::Standby, SocketEvent::Closed) => core.on_standby_closed(now),
+                (Role::Standby, SocketEvent::Error(_)) | (Role::Gone, _) => {}
+            }
         });
         if closed {
             self.end_drain();
@@ -408,6 +428,8 @@ impl Driver {
                     let mut state = self.state.borrow_mut();
                     match state.standby.take() {
                         Some((id, socket)) => {
+                            // Its held frames went to the core when the primary dropped.
+                            socket.hold_stream_frames(false);
                             state.link_id = id;
                             state.link.replace(Link::Socket(socket))
                         }
@@ -428,6 +450,9 @@ impl Driver {
         let mut guard = self.state.borrow_mut();
         let state = &mut *guard;
         state.skip_status.set(!state.core.wants_device_status());
+        if let Some((_, standby)) = &state.standby {
+            standby.hold_stream_frames(state.core.holds_standby_frames());
+        }
         let at = state.core.next_deadline();
         if at == state.timer_at {
             return;

@@ -5,9 +5,11 @@
 //! The listeners are owned here and removed (and their closures dropped) on [`Socket::close`]
 //! or drop: no `Closure::forget`. The app-server token only goes into the `Authorization`
 //! header; no error text built here contains it. Big `update_device_status` frames are
-//! dropped before they are copied while the session does not want them (`skip_status`).
+//! dropped before they are copied while the session does not want them (`skip_status`), and a
+//! standby socket holds its stream frames uncopied until they are needed
+//! ([`Socket::hold_stream_frames`]).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -50,7 +52,16 @@ pub struct Socket {
     /// `addEventListener` (else `on`: its message listener gets the data, not an event).
     event_target: bool,
     listeners: Vec<Closure<dyn FnMut(JsValue)>>,
+    /// While holding: the stream frames received since, oldest first, as JS strings.
+    held: Held,
 }
+
+/// Shared with the message listener; `None` while the socket does not hold frames.
+type Held = Rc<RefCell<Option<Vec<JsValue>>>>;
+
+/// The most stream frames a holding socket keeps: when full, the older half goes. The two
+/// sockets of a session drift apart by a few frames; the core's de-duplication window is 512.
+const HELD_MAX: usize = 256;
 
 impl Socket {
     /// Connects to `url`. `constructor`: an injected WebSocket constructor, or `None` for the
@@ -108,6 +119,7 @@ impl Socket {
             socket,
             event_target,
             listeners: Vec::with_capacity(EVENTS.len()),
+            held: Held::default(),
         };
         socket.listen(skip_status, on_event)?;
         Ok(socket)
@@ -127,6 +139,27 @@ impl Socket {
     /// follows, so the failure is not reported here.
     pub fn send(&self, text: &str) {
         let _ = self.socket.send(text);
+    }
+
+    /// Holds (or stops holding, dropping what was held) the stream frames this socket
+    /// receives instead of reporting them; other frames are dropped meanwhile. A standby
+    /// socket holds: its copies of the primary's frames then cost no copy into wasm and no
+    /// step of the core (they were 40 % of the second socket's cost in bench/turn).
+    pub fn hold_stream_frames(&self, hold: bool) {
+        let mut held = self.held.borrow_mut();
+        if hold != held.is_some() {
+            *held = hold.then(Vec::new);
+        }
+    }
+
+    /// The held stream frames (JS strings, see [`frame_text`]), oldest first; the socket goes
+    /// on holding.
+    pub fn take_held(&self) -> Vec<JsValue> {
+        self.held
+            .borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// Removes the listeners, drops their closures and closes the socket. Idempotent.
@@ -181,8 +214,13 @@ impl Socket {
         for name in EVENTS {
             let on_event = on_event.clone();
             let skip_status = skip_status.clone();
+            let held = self.held.clone();
             let listener = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
-                if let Some(event) = read_event(name, &event, event_target, skip_status.get()) {
+                let filter = Filter {
+                    skip_status: skip_status.get(),
+                    held: &held,
+                };
+                if let Some(event) = read_event(name, &event, event_target, filter) {
                     (on_event.borrow_mut())(event);
                 }
             });
@@ -219,12 +257,20 @@ fn injected_args(url: &str, headers: Option<&[(String, String)]>) -> js_sys::Arr
     args
 }
 
-/// The event of the listener `name`, or `None` for a message that is no text frame.
+/// What a message listener drops or holds instead of reporting.
+struct Filter<'a> {
+    skip_status: bool,
+    held: &'a Held,
+}
+
+/// The event of the listener `name`, or `None` for a message that is no text frame, or that
+/// was dropped or held (see [`Filter`]).
+#[inline(never)]
 fn read_event(
     name: &str,
     event: &JsValue,
     event_target: bool,
-    skip_status: bool,
+    filter: Filter<'_>,
 ) -> Option<SocketEvent> {
     Some(match name {
         "open" => SocketEvent::Open,
@@ -241,7 +287,16 @@ fn read_event(
             } else {
                 event.clone()
             };
-            if skip_status && is_big_status_frame(&data) {
+            if filter.skip_status && is_big_status_frame(&data) {
+                return None;
+            }
+            if let Some(held) = filter.held.borrow_mut().as_mut() {
+                if is_stream_frame(&data) {
+                    if held.len() == HELD_MAX {
+                        held.drain(..HELD_MAX / 2);
+                    }
+                    held.push(data);
+                }
                 return None;
             }
             SocketEvent::Frame(frame_text(&data)?)
@@ -259,8 +314,17 @@ fn is_big_status_frame(data: &JsValue) -> bool {
         .is_some_and(|text| text.length() >= BIG_FRAME && text.starts_with(DEVICE_STATUS_PREFIX, 0))
 }
 
+/// A `stream_delta` or `turn_finished` text frame (the server writes `type` first), checked
+/// in JS without copying it: what a standby contributes (`session::reconnect`).
+fn is_stream_frame(data: &JsValue) -> bool {
+    data.dyn_ref::<js_sys::JsString>().is_some_and(|text| {
+        text.starts_with(r#"{"type":"stream_delta""#, 0)
+            || text.starts_with(r#"{"type":"turn_finished""#, 0)
+    })
+}
+
 /// A frame's text: strings as they are, binary data decoded as UTF-8 (else `None`).
-fn frame_text(data: &JsValue) -> Option<String> {
+pub fn frame_text(data: &JsValue) -> Option<String> {
     if let Some(text) = data.as_string() {
         return Some(text);
     }

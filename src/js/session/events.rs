@@ -26,12 +26,19 @@ impl Shared {
         }
     }
 
+    /// Removes the API call `call` from those in flight (it settles now).
+    pub(super) fn take_call(&self, call: u32) -> Option<super::Pending> {
+        let mut calls = self.calls.borrow_mut();
+        let index = calls.iter().rposition(|(id, _)| *id == call)?;
+        Some(calls.remove(index).1)
+    }
+
     /// Called by the driver with no borrow held: settles calls, runs callbacks, wakes readers.
     pub(super) fn on_event(&self, event: Event) {
         match event {
             Event::Pumped => self.deliver(),
             Event::Effect(Effect::Complete { call, result }) => {
-                let Some(pending) = self.calls.borrow_mut().remove(&call) else {
+                let Some(pending) = self.take_call(call) else {
                     return;
                 };
                 let _ = match result {
@@ -86,8 +93,9 @@ impl Shared {
         let predicate = self
             .calls
             .borrow()
-            .get(&call)
-            .and_then(|p| p.predicate.clone());
+            .iter()
+            .find(|(id, _)| *id == call)
+            .and_then(|(_, p)| p.predicate.clone());
         let Some(predicate) = predicate else { return };
         let parsed = js_sys::JSON::parse(frame).unwrap_or(JsValue::NULL);
         let verdict = predicate.call1(&JsValue::NULL, &parsed);
@@ -95,7 +103,7 @@ impl Shared {
             return;
         }
         self.driver.run(|core, _| core.cancel_call(call));
-        let Some(pending) = self.calls.borrow_mut().remove(&call) else {
+        let Some(pending) = self.take_call(call) else {
             return;
         };
         let _ = match verdict {
