@@ -2,13 +2,18 @@
 //! against a loopback server that replays the recorded app-server turn
 //! (tests/wasm_ws_server/server.mjs, started by scripts/test, which passes its URL at compile
 //! time as `LETTA_TEST_WS_URL`), and completes a turn: commands written, answers and the turn's
-//! frames read, the approval answered, then the session closed. A server-side close is handled.
+//! frames read, the approval answered, then the session closed. A server-side close is handled,
+//! and a holding socket (a session's standby) keeps its stream frames uncopied until taken.
 #![cfg(target_arch = "wasm32")]
 
-use futures::channel::mpsc;
+use futures::channel::{mpsc, oneshot};
 use futures::StreamExt;
 use letta_agent_wasm::session::{read_session_config, Effect, SessionConfig, SessionCore};
 use letta_agent_wasm::transport::driver::{Driver, Event};
+use letta_agent_wasm::transport::socket::{frame_text, Socket, SocketEvent};
+use letta_agent_wasm::transport::timer::Timer;
+use std::cell::Cell;
+use std::rc::Rc;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -107,4 +112,72 @@ async fn a_close_by_the_server_fails_the_start() {
     };
     assert!(!error.message.is_empty());
     assert!(driver.with_core(|core| core.is_closed() && core.stream_ended()));
+}
+
+/// The recording the server replays (tests/captures), for the frames it sends.
+const CAPTURE: &str = include_str!("captures/real-app-server-turn.jsonl");
+
+/// Resolves after `ms` milliseconds (on the transport's own timer).
+async fn sleep(ms: f64) {
+    let (done, fired) = oneshot::channel();
+    let mut done = Some(done);
+    let mut timer = Timer::new(move || {
+        if let Some(done) = done.take() {
+            let _ = done.send(());
+        }
+    });
+    timer.arm(ms);
+    let _ = fired.await;
+}
+
+#[wasm_bindgen_test]
+async fn a_holding_socket_keeps_only_its_stream_frames_until_they_are_taken() {
+    // The recorded frames between the user input and the approval that are stream frames.
+    let turn_start = CAPTURE
+        .find(r#""kind":"create_message""#)
+        .expect("the recorded input");
+    let approval = CAPTURE
+        .find(r#""kind":"approval_response""#)
+        .expect("the recorded approval");
+    let stream_frames = CAPTURE[turn_start..approval]
+        .matches(r#""dir":"recv","frame":{"type":"stream_delta""#)
+        .count();
+    assert!(stream_frames > 0);
+
+    let (events, mut received) = mpsc::unbounded();
+    let url = format!("{}/ws", server_url());
+    let skip_status = Rc::new(Cell::new(true));
+    let socket = Socket::connect(&url, None, None, skip_status, move |event| {
+        let _ = events.unbounded_send(event);
+    })
+    .expect("the socket is constructed");
+    assert_eq!(received.next().await, Some(SocketEvent::Open));
+
+    socket.hold_stream_frames(true);
+    socket.send(r#"{"type":"input","request_id":"held-1","payload":{"kind":"create_message"}}"#);
+    sleep(500.0).await;
+    let held = socket.take_held();
+    let texts: Vec<String> = held.iter().filter_map(frame_text).collect();
+    assert_eq!(texts.len(), stream_frames, "{texts:?}");
+    assert!(texts
+        .iter()
+        .all(|t| t.starts_with(r#"{"type":"stream_delta""#)));
+    // Nothing was reported while holding: the answer, the statuses and the approval request
+    // were dropped.
+    assert!(received.try_recv().is_err(), "an event while holding");
+    assert!(socket.take_held().is_empty(), "taken frames are gone");
+
+    // No longer holding: every frame is reported again, through the turn's end.
+    socket.hold_stream_frames(false);
+    socket.send(r#"{"type":"input","payload":{"kind":"approval_response"}}"#);
+    let mut frames = 0;
+    loop {
+        match received.next().await {
+            Some(SocketEvent::Frame(text)) if text.contains(r#""type":"turn_finished""#) => break,
+            Some(SocketEvent::Frame(_)) => frames += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    assert!(frames > 0);
+    assert!(socket.take_held().is_empty());
 }
