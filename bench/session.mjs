@@ -60,7 +60,8 @@ class ReplaySocket {
 async function primedSession() {
   const client = new LettaAgentClient({ backend: "remote", url: "ws://replay.invalid/ws", authToken: "replay", WebSocket: ReplaySocket });
   // The recorded turn asked for an approval, which the recording client allowed.
-  const session = client.createSession(startResponse.runtime.agent_id, { canUseTool: () => ({ behavior: "allow" }) });
+  // One socket: this measures its pipeline (bench/turn.mjs measures the standby's cost too).
+  const session = client.createSession(startResponse.runtime.agent_id, { reconnect: false, canUseTool: () => ({ behavior: "allow" }) });
   await session.ready();
   await session.send("Please run `echo hello && touch probe.txt` and tell me what it printed.");
   return { client, session, socket: ReplaySocket.last };
