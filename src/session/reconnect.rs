@@ -337,8 +337,11 @@ impl SessionCore {
         if !is_stream_frame(frame_type) {
             return !standby;
         }
+        if self.policy().is_none() {
+            return true;
+        }
         let key = key.unwrap_or_else(|| content_key(text));
-        self.policy().is_none() || self.connections.stream_keys.insert(key)
+        self.connections.stream_keys.insert(key)
     }
 
     /// Before the parse, from the peeked type: whether the frame is one to drop unparsed (a
