@@ -3,7 +3,7 @@
 //! and the request table.
 
 use super::core::{Effect, SessionCore};
-use super::reconnect::Copy;
+use super::reconnect::Arrival;
 use super::requests::{Pending, Purpose, ResponseMatch};
 use super::responses::shape_response;
 use crate::protocol::frames::{parse_frame_with, FrameBody, ParseOptions, ParsedFrame};
@@ -39,8 +39,8 @@ impl SessionCore {
                 return false;
             }
             match self.copy_seen(&frame_type, standby, text) {
-                Copy::Seen => return true,
-                Copy::New(key) => stream_key = key,
+                Arrival::Seen => return true,
+                Arrival::New(key) => stream_key = key,
             }
         }
         let Some(frame) = parse_frame_with(text, ParseOptions { device_status }) else {

@@ -153,7 +153,7 @@ fn content_key(text: &str) -> u64 {
 }
 
 /// What [`SessionCore::copy_seen`] found.
-pub(super) enum Copy {
+pub(super) enum Arrival {
     /// Drop the frame unparsed (the caller's "taken": it is no garbled copy).
     Seen,
     /// Parse it; a stream frame's content key comes along.
@@ -347,18 +347,22 @@ impl SessionCore {
     /// Before the parse, from the peeked type: whether the frame is one to drop unparsed (a
     /// standby's frame it does not contribute, a stream frame either socket delivered), else
     /// the content key of a stream frame, for [`Self::first_copy`] once it parsed.
-    pub(super) fn copy_seen(&self, frame_type: &str, standby: bool, text: &str) -> Copy {
+    pub(super) fn copy_seen(&self, frame_type: &str, standby: bool, text: &str) -> Arrival {
         if !is_stream_frame(frame_type) {
-            return if standby { Copy::Seen } else { Copy::New(None) };
+            return if standby {
+                Arrival::Seen
+            } else {
+                Arrival::New(None)
+            };
         }
         if self.policy().is_none() {
-            return Copy::New(None);
+            return Arrival::New(None);
         }
         let key = content_key(text);
         if self.connections.stream_keys.ring.contains(&key) {
-            Copy::Seen
+            Arrival::Seen
         } else {
-            Copy::New(Some(key))
+            Arrival::New(Some(key))
         }
     }
 

@@ -265,7 +265,6 @@ struct Filter<'a> {
 
 /// The event of the listener `name`, or `None` for a message that is no text frame, or that
 /// was dropped or held (see [`Filter`]).
-#[inline(never)]
 fn read_event(
     name: &str,
     event: &JsValue,
