@@ -2,13 +2,16 @@
 //!
 //! Messages cross the boundary either as typed arguments (the common streamed text and
 //! tool-call fragments: `applyText`, `applyTextWithIds`, `applyToolCall`) or as JSON text
-//! (everything else, and history pages). Changes are collected until `takePatch()`, which
-//! returns a JSON patch describing only the rows written since the last snapshot (or
-//! `undefined` when nothing changed), so the wrapper can keep returning the very same array
-//! and row objects. The patch stays JSON: one `JSON.parse` per snapshot is what keeps
-//! `applyMany` at about 1.9 M msgs/s (`bench/run accumulator`).
+//! (everything else, and history pages; a `JsString`, copied by `transport::text`). Changes
+//! are collected until `takePatch()`, which returns a JSON patch describing only the rows
+//! written since the last snapshot (or `undefined` when nothing changed), so the wrapper can
+//! keep returning the very same array and row objects. The patch stays JSON: one `JSON.parse`
+//! per snapshot is what keeps `applyMany` at about 1.9 M msgs/s (`bench/run accumulator`).
 
+use js_sys::JsString;
 use wasm_bindgen::prelude::*;
+
+use crate::transport::text;
 
 use crate::transcript::{
     extract_stream_text_delta_json, HistoryOrder, SdkInput, TextInput, TextKind, ToolCallInput,
@@ -90,19 +93,19 @@ impl TranscriptCore {
 
     /// Folds one `SDKMessage` (JSON); returns whether a row changed.
     #[wasm_bindgen(js_name = applyMessage)]
-    pub fn apply_message(&mut self, message: &str) -> bool {
-        self.inner.apply_json(message)
+    pub fn apply_message(&mut self, message: &JsString) -> bool {
+        self.inner.apply_json(&text::to_string(message))
     }
 
     /// Merges a history page (JSON); `order` `"asc"` or `"desc"`, else detected. Returns
     /// whether a row changed.
-    pub fn rebase(&mut self, page: &str, order: Option<String>) -> bool {
+    pub fn rebase(&mut self, page: &JsString, order: Option<String>) -> bool {
         let order = match order.as_deref() {
             Some("asc") => Some(HistoryOrder::Asc),
             Some("desc") => Some(HistoryOrder::Desc),
             _ => None,
         };
-        self.inner.rebase_json(page, order)
+        self.inner.rebase_json(&text::to_string(page), order)
     }
 
     /// The patch since the previous take (JSON), or `undefined` when nothing changed.

@@ -180,7 +180,11 @@ async fn read_body(
             let text = JsFuture::from(response.text().map_err(unreadable)?)
                 .await
                 .map_err(unreadable)?;
-            ResponseBody::Text(text.as_string().unwrap_or_default())
+            ResponseBody::Text(
+                text.dyn_ref::<js_sys::JsString>()
+                    .map(super::text::to_string)
+                    .unwrap_or_default(),
+            )
         }
         ResponseKind::Binary => {
             let buffer = JsFuture::from(response.array_buffer().map_err(unreadable)?)

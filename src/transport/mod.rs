@@ -1,5 +1,6 @@
 //! The only code that does I/O (wasm32 only): the WebSocket ([`socket`]), `fetch` for Cloud REST (`fetch`, feature `cloud`), the timer and clock
-//! ([`timer`]), request-id nonces from the platform's randomness ([`random`]), and the driver
+//! ([`timer`]), request-id nonces from the platform's randomness ([`random`]), JS strings copied in one
+//! `TextEncoder` call ([`text`]), and the driver
 //! that runs a sans-IO [`SessionCore`](crate::session::SessionCore) on them ([`driver`]). The
 //! core stays pure; this layer feeds it socket events and the clock and executes the effects it
 //! hands back.
@@ -15,4 +16,5 @@ pub mod random;
 #[cfg(feature = "cloud")]
 pub mod relay_link;
 pub mod socket;
+pub mod text;
 pub mod timer;
