@@ -12,6 +12,27 @@ fn content_keys_ignore_the_per_socket_envelope() {
 }
 
 #[test]
+fn content_keys_differ_for_any_one_byte_changed_or_dropped() {
+    let frame =
+        r#"{"type":"stream_delta","delta":{"id":"m1","content":"hello","seq_id":3},"event_seq":7}"#;
+    let body = &frame[..frame.find(r#","event_seq""#).unwrap()];
+    let mut variants = std::collections::BTreeSet::from([frame.to_owned()]);
+    for at in 0..body.len() {
+        let mut changed = frame.as_bytes().to_vec();
+        changed[at] ^= 0x01;
+        variants.insert(String::from_utf8(changed).unwrap());
+        variants.insert(frame[..at].to_owned() + &frame[at + 1..]);
+    }
+    let keys: std::collections::BTreeSet<u64> = variants.iter().map(|v| content_key(v)).collect();
+    assert!(variants.len() > 2 * body.len() - 10);
+    assert_eq!(
+        keys.len(),
+        variants.len(),
+        "every distinct text has its own key"
+    );
+}
+
+#[test]
 fn the_key_window_forgets_the_oldest() {
     let mut keys = StreamKeys::default();
     for key in 0..STREAM_KEY_WINDOW as u64 {
