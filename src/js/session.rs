@@ -12,7 +12,6 @@ use crate::session::{read_session_config, SessionConfig, SessionCore, SessionErr
 use crate::transport::driver::Driver;
 use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
-use std::collections::VecDeque;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -49,8 +48,9 @@ pub(super) struct Shared {
     /// ceiling).
     calls: RefCell<Vec<(u32, Pending)>>,
     next_call: Cell<u32>,
-    /// `nextMessages()` callers waiting for a batch (their `resolve`).
-    waiters: RefCell<VecDeque<Function>>,
+    /// `nextMessages()` callers waiting for a batch (their `resolve`), oldest first. Rarely
+    /// more than one: a `Vec` (a `VecDeque` cost 0.3 KB gzip of the `/client` wasm).
+    waiters: RefCell<Vec<Function>>,
 }
 
 /// One session (or management connection).
@@ -160,7 +160,7 @@ impl SessionDriver {
             return Promise::resolve(&batch);
         }
         Promise::new(&mut |resolve, _| {
-            shared.waiters.borrow_mut().push_back(resolve);
+            shared.waiters.borrow_mut().push(resolve);
         })
     }
 
@@ -352,7 +352,7 @@ impl SessionDriver {
         if let Connector::Cloud(connector) = &shared.connector {
             super::cloud_session::close(connector.clone());
         }
-        let waiters: Vec<Function> = shared.waiters.borrow_mut().drain(..).collect();
+        let waiters = std::mem::take(&mut *shared.waiters.borrow_mut());
         for resolve in waiters {
             let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
         }

@@ -118,7 +118,10 @@ impl Shared {
             let Some(batch) = self.take_messages() else {
                 return;
             };
-            let resolve = self.waiters.borrow_mut().pop_front();
+            let resolve = {
+                let mut waiters = self.waiters.borrow_mut();
+                (!waiters.is_empty()).then(|| waiters.remove(0))
+            };
             if let Some(resolve) = resolve {
                 let _ = resolve.call1(&JsValue::NULL, &batch);
             }
