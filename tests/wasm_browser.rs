@@ -2,6 +2,7 @@
 //! check, typed errors) behave there as in Node.
 #![cfg(target_arch = "wasm32")]
 
+use js_sys::JsString;
 use letta_agent_wasm::js::session::SessionDriver;
 use letta_agent_wasm::js::transcript::TranscriptCore;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -12,9 +13,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 fn transcript_binding_in_the_browser() {
     let mut core = TranscriptCore::new();
     let message = r#"{"type":"reasoning","content":"hm","uuid":"m1","runId":"r1","seqId":1}"#;
-    assert!(core.apply_message(message));
+    assert!(core.apply_message(&JsString::from(message)));
     assert!(core.take_patch().unwrap().contains(r#""kind":"reasoning""#));
-    assert!(!core.apply_message(message));
+    assert!(!core.apply_message(&JsString::from(message)));
 }
 
 #[wasm_bindgen_test]

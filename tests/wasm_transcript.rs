@@ -1,6 +1,7 @@
 //! The transcript binding under wasm-bindgen-test in Node (`wasm_browser.rs` runs in Chromium).
 #![cfg(target_arch = "wasm32")]
 
+use js_sys::JsString;
 use letta_agent_wasm::js::transcript::{TextFragment, TranscriptCore};
 use wasm_bindgen_test::wasm_bindgen_test;
 
@@ -13,18 +14,18 @@ fn json_messages_produce_a_patch_only_when_rows_change() {
     let mut core = TranscriptCore::new();
     let message =
         r#"{"type":"assistant","content":"Hel","uuid":"m1","otid":"o1","runId":"r1","seqId":1}"#;
-    assert!(core.apply_message(message));
+    assert!(core.apply_message(&JsString::from(message)));
     let p = take_patch(&mut core);
     assert_eq!(p["len"], 1);
     assert_eq!(p["rows"][0][0], 0);
     assert_eq!(p["rows"][0][1]["text"], "Hel");
     assert_eq!(p["rows"][0][1]["key"], "assistant:otid:o1");
     assert!(
-        !core.apply_message(message),
+        !core.apply_message(&JsString::from(message)),
         "a replayed seqId changes nothing"
     );
-    assert!(!core.apply_message("not json"));
-    assert!(!core.apply_message(r#"{"type":"assistant","content":7}"#));
+    assert!(!core.apply_message(&JsString::from("not json")));
+    assert!(!core.apply_message(&JsString::from(r#"{"type":"assistant","content":7}"#)));
     assert!(core.take_patch().is_none());
 }
 
@@ -66,10 +67,12 @@ fn typed_fragments_report_plain_appends() {
 #[wasm_bindgen_test]
 fn rebase_reports_moved_rows() {
     let mut core = TranscriptCore::new();
-    core.apply_message(r#"{"type":"assistant","content":"live","uuid":"m2","runId":"r1"}"#);
+    core.apply_message(&JsString::from(
+        r#"{"type":"assistant","content":"live","uuid":"m2","runId":"r1"}"#,
+    ));
     core.take_patch();
     let page = r#"{"messages":[{"id":"m1","message_type":"user_message","content":"hi"}]}"#;
-    assert!(core.rebase(page, Some("asc".into())));
+    assert!(core.rebase(&JsString::from(page), Some("asc".into())));
     let p = take_patch(&mut core);
     assert_eq!(p["len"], 2);
     assert_eq!(p["moved"], serde_json::json!([-1, 0]));

@@ -59,7 +59,12 @@ mod tests {
     #[wasm_bindgen_test]
     fn copies_ascii_and_non_ascii_text_whole() {
         let long = "ab😀é".repeat(1000);
-        for text in ["", r#"{"type":"stream_delta"}"#, "héllo wörld — ✓ 😀", &long] {
+        for text in [
+            "",
+            r#"{"type":"stream_delta"}"#,
+            "héllo wörld — ✓ 😀",
+            &long,
+        ] {
             assert_eq!(to_string(&JsString::from(text)), text);
         }
     }
