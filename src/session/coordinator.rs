@@ -41,7 +41,7 @@ use crate::protocol::normalize::UuidCounter;
 use crate::protocol::runtime::Runtime;
 use crate::protocol::sdk_message::SdkMessage;
 use correlation::StallWatch;
-pub use correlation::{MAX_RESUME_ATTEMPTS, STALL_GRACE_MS};
+pub use correlation::{APPROVAL_PUMP_WINDOW_MS, MAX_RESUME_ATTEMPTS, STALL_GRACE_MS};
 use settled::SettledRuns;
 use std::collections::VecDeque;
 use turn::{Outcome, Turn};
@@ -113,6 +113,9 @@ pub struct TurnCoordinator {
     /// Runs of our completed turns whose `turn_finished` has not arrived (an aborted turn ends
     /// on idle before it): the server is still working on them.
     unfinished_runs: Vec<String>,
+    /// Until when the server may still pump its input queue through our socket after a turn
+    /// that paused for an approval (see [`Self::approval_pump_window`]).
+    approval_pump_until: Option<u64>,
     /// A turn of ours completed in this session.
     completed_any: bool,
     closed: bool,
@@ -137,6 +140,7 @@ impl TurnCoordinator {
             server_busy: false,
             stall: StallWatch::default(),
             unfinished_runs: Vec::new(),
+            approval_pump_until: None,
             completed_any: false,
             closed: false,
         }
@@ -373,6 +377,9 @@ impl TurnCoordinator {
         };
         self.stall = StallWatch::default();
         self.completed_any = true;
+        if turn.requires_approval_stop {
+            self.approval_pump_until = Some(now_ms.saturating_add(APPROVAL_PUMP_WINDOW_MS));
+        }
         for run in &turn.run_ids {
             self.settled.insert(run);
             let tracks_finish = turn.acknowledged || self.server_sends_turn_finished;

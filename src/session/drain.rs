@@ -5,8 +5,9 @@
 //! `scheduleQueuePump(runtime, socket, …)` with that turn's socket, and the pump returns at once
 //! when the socket is closed (`!isListenerTransportOpen(socket)`). An input another client
 //! queued meanwhile then waits forever. So `close()` keeps the socket open, for at most
-//! [`CLOSE_DRAIN_MS`], while the server still works on our turns (`is_settling`), and a session
-//! whose own input is stalled asks the server to pump again (`resume_queue`).
+//! [`CLOSE_DRAIN_MS`], while the server still works on our turns (`is_settling`) or may still
+//! pump its queue after a turn that paused for an approval (`approval_pump_window`), and a
+//! session whose own input is stalled asks the server to pump again (`resume_queue`).
 
 use super::core::{Effect, Phase, SessionCore};
 use super::error::SessionError;
@@ -63,12 +64,21 @@ impl SessionCore {
 
     /// After `close()`: close the socket now, or once the server settled our work (bounded).
     pub(super) fn begin_drain(&mut self, now: u64) {
-        let settling = self.coordinator.as_ref().is_some_and(|c| c.is_settling());
-        if settling {
-            self.drain_deadline = Some(now.saturating_add(CLOSE_DRAIN_MS));
-        } else {
-            self.effects.push_back(Effect::CloseTransport);
+        match self.settled_by(now) {
+            Some(at) => self.drain_deadline = Some(at),
+            None => self.effects.push_back(Effect::CloseTransport),
         }
+    }
+
+    /// Until when a closing session keeps its socket: [`CLOSE_DRAIN_MS`] from `now` while the
+    /// server works on our turns, else the end of the approval pump window; `None` once
+    /// nothing is left to wait for.
+    fn settled_by(&self, now: u64) -> Option<u64> {
+        let coordinator = self.coordinator.as_ref()?;
+        if coordinator.is_settling() {
+            return Some(now.saturating_add(CLOSE_DRAIN_MS));
+        }
+        coordinator.approval_pump_window().filter(|&end| end > now)
     }
 
     /// Whether a closed session still holds its socket open for the server to settle.
@@ -86,8 +96,9 @@ impl SessionCore {
                 self.recent_frames.remember(ids);
             }
         }
-        if !self.coordinator.as_ref().is_some_and(|c| c.is_settling()) {
-            self.end_drain();
+        match (self.settled_by(now), self.drain_deadline) {
+            (Some(at), Some(deadline)) => self.drain_deadline = Some(at.min(deadline)),
+            _ => self.end_drain(),
         }
     }
 

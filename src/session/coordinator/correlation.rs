@@ -35,6 +35,11 @@ enum Key<'a> {
     Unacknowledged,
 }
 
+/// How long after a turn that paused for an approval the server may still pump its queue
+/// through our socket: closing 3 s after such a turn's `result` was measured to avoid the
+/// stalled queue against letta-code 0.32.18 (tests/package/remote-handover.test.mjs).
+pub const APPROVAL_PUMP_WINDOW_MS: u64 = 3_000;
+
 /// The stalled-queue watch of the active turn.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct StallWatch {
@@ -53,6 +58,16 @@ impl TurnCoordinator {
     /// its input queue through the socket of the work that settles (see the module docs).
     pub fn is_settling(&self) -> bool {
         !self.unfinished_runs.is_empty() || (self.completed_any && self.server_busy)
+    }
+
+    /// The end of the window after our latest turn that paused for an approval, in which the
+    /// server may still pump its input queue through our socket: letta-code answers an
+    /// `approval_response` with `scheduleQueuePump(runtime, socket)` chained on the runtime's
+    /// message queue, which runs once the continued turn settled and returns at once if that
+    /// socket is closed. No frame says when it ran, so a session closed within the window
+    /// keeps its socket until the window ends.
+    pub fn approval_pump_window(&self) -> Option<u64> {
+        self.approval_pump_until
     }
 
     /// After close: frames only update what [`Self::is_settling`] reads.

@@ -138,15 +138,18 @@ impl TurnCoordinator {
             return;
         }
         turn.add_run(run);
-        turn.finished_runs.push(run.to_owned());
         let stop = finished.stop_reason.as_ref();
         if stop == "requires_approval" {
+            turn.finished_runs.push(run.to_owned());
             turn.requires_approval_stop = true;
             if !auto_approvals {
                 self.complete_stop(Some(stop), now_ms);
             }
             return;
         }
+        // The server sends one `turn_finished` per turn, for its last run: the runs before it
+        // (one paused for an approval) are over too, and none is left for a close to wait on.
+        turn.finished_runs.clone_from(&turn.run_ids);
         if turn.terminal.is_authoritative() {
             return;
         }

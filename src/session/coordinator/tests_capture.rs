@@ -39,6 +39,11 @@ impl<'a> Line<'a> {
 /// Drives the coordinator like a transport would: timers fire before each frame at its time,
 /// and after the last frame the clock runs until no timer is left.
 fn replay_capture() -> Vec<SdkMessage> {
+    replay_capture_into().1
+}
+
+/// [`replay_capture`], with the coordinator and the time its clock stopped at.
+fn replay_capture_into() -> (TurnCoordinator, Vec<SdkMessage>, u64) {
     let text = std::fs::read_to_string(CAPTURE).expect("capture file");
     let mut coordinator: Option<TurnCoordinator> = None;
     let mut out = Vec::new();
@@ -82,7 +87,7 @@ fn replay_capture() -> Vec<SdkMessage> {
     }
     out.extend(std::iter::from_fn(|| c.pop_message()));
     assert!(!c.has_in_flight_turn());
-    out
+    (coordinator.expect("runtime started"), out, last_t)
 }
 
 fn runtime_of(frame_text: &str) -> Runtime {
@@ -330,4 +335,27 @@ fn truncated_and_mutated_real_frames_never_panic() {
     c.close_transport_dropped(10_000);
     while c.pop_message().is_some() {}
     assert!(c.is_closed());
+}
+
+#[test]
+fn the_real_approval_turn_leaves_no_run_unfinished_and_opens_the_pump_window() {
+    let (coordinator, messages, stopped_at) = replay_capture_into();
+    let result = messages
+        .iter()
+        .map(json)
+        .find(|m| m["type"] == "result")
+        .expect("a result");
+    assert_eq!(
+        result["runIds"],
+        serde_json::json!(["local-run-1", "local-run-2"])
+    );
+    assert!(
+        !coordinator.is_settling(),
+        "the turn's one turn_finished (run 2) ends run 1 too: nothing for a close to wait on"
+    );
+    let window = coordinator
+        .approval_pump_window()
+        .expect("the turn paused for an approval");
+    assert!(window > stopped_at.saturating_sub(super::APPROVAL_PUMP_WINDOW_MS));
+    assert!(window <= stopped_at + super::APPROVAL_PUMP_WINDOW_MS);
 }
