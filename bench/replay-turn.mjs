@@ -3,6 +3,7 @@
 // session through the public API. Every command is answered with its recorded response (request
 // id patched; a bare `{type}_response` success for one the recording lacks), the turn's frames
 // are streamed after the user `input`, the rest after the approval, which `canUseTool` answers.
+// A session may run the turn several times: each later turn is the recording with its own ids.
 import { readFileSync } from "node:fs";
 
 /** `turnOnce(LettaAgentClient, reconnect)` for the recording at `capturePath`, and `parseOnce(frames)`. */
@@ -24,6 +25,30 @@ export function replayTurns(capturePath) {
     }
   }
   const agentId = responses.get("runtime_start").runtime.agent_id;
+
+  /**
+   * The turn's frames for the session's turn number `turn` (0: as recorded). A later turn is
+   * the same turn with its own run, message and tool-call ids, event numbers and idempotency
+   * keys, as the server would send it: the session drops a repeated event, ignores frames of a
+   * run that finished, and the standby's copies are told apart by content.
+   */
+  const turnSegments = [segments];
+  function segmentsOf(turn) {
+    turnSegments[turn] ??= Object.fromEntries(
+      Object.entries(segments).map(([kind, texts]) => [
+        kind,
+        texts.map((text) =>
+          text
+            .replace(/(local-run-|ui-msg-|letta-msg-|call_fake_|batch-direct-|lifecycle-|synthetic-tool-return-)/g, `$1t${turn}-`)
+            .replace(/"event_seq":(\d+)/g, (_, seq) => `"event_seq":${Number(seq) + turn * 1000}`)
+            .replace(/"idempotency_key":"([^"]*)"/g, `"idempotency_key":"$1-t${turn}"`),
+        ),
+      ]),
+    );
+    return turnSegments[turn];
+  }
+  /** The session's turn number (which ids its frames carry). */
+  let turnIndex = 0;
 
   /**
    * A recorded answer as a function of the request id: the text around the id is made once, so
@@ -98,7 +123,7 @@ export function replayTurns(capturePath) {
       const { type, requestId, kind } = readCommand(text);
       if (type === "runtime_start") subscribed.add(this);
       if (type === "input") {
-        this.#deliver(kind === "create_message" ? [answers.input(requestId)] : [], segments[kind] ?? []);
+        this.#deliver(kind === "create_message" ? [answers.input(requestId)] : [], segmentsOf(turnIndex)[kind] ?? []);
         return;
       }
       this.#deliver([(answers[type] ?? bareAnswer(type))(requestId)]);
@@ -112,10 +137,11 @@ export function replayTurns(capturePath) {
   }
 
   /**
-   * One whole turn, set-up included. `reconnect`: the session's default second socket on the
-   * runtime, which receives every broadcast frame too (`false`: one socket, as the reference).
+   * One whole turn, set-up included (or `turns` of them on one session). `reconnect`: the
+   * session's default second socket on the runtime, which receives every broadcast frame too
+   * (`false`: one socket, as the reference).
    */
-  async function turnOnce(LettaAgentClient, reconnect = true) {
+  async function turnOnce(LettaAgentClient, reconnect = true, turns = 1) {
     received.length = 0;
     subscribed = new Set();
     bothSubscribed = new Promise((resolve) => (onBothSubscribed = resolve));
@@ -125,17 +151,19 @@ export function replayTurns(capturePath) {
     await session.ready();
     // The standby subscribes right after the start; wait for it so that it sees the whole turn.
     if (reconnect) await bothSubscribed;
-    await session.send("Please run `echo hello && touch probe.txt` and tell me what it printed.");
     let messages = 0;
-    let result = null;
-    for await (const message of session.stream()) {
-      messages += 1;
-      if (message.type === "result") result = message;
+    for (turnIndex = 0; turnIndex < turns; turnIndex++) {
+      await session.send("Please run `echo hello && touch probe.txt` and tell me what it printed.");
+      let result = null;
+      for await (const message of session.stream()) {
+        messages += 1;
+        if (message.type === "result") result = message;
+      }
+      if (result?.success !== true) throw new Error(`the replayed turn did not succeed: ${JSON.stringify(result)}`);
     }
     session.close();
     await client.close();
     const elapsed = performance.now() - started;
-    if (result?.success !== true) throw new Error(`the replayed turn did not succeed: ${JSON.stringify(result)}`);
     return { elapsed, messages, frames: [...received] };
   }
 

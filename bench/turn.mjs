@@ -7,7 +7,9 @@
 // the turn's frames are streamed after the user `input`, the rest after the approval, which
 // `canUseTool` answers. Each iteration includes the set-up: client, session, `ready()`,
 // `send()`, `stream()` drained, close. Side by side in the same process: `JSON.parse` of the
-// same received frames. Prints µs per received frame (median of the runs) and the ratio.
+// same received frames. Prints µs per received frame (median of the runs) and the ratio; then
+// the same for sessions of several turns (BENCH_SESSION_TURNS, 5), whose set-up (the standby
+// socket's included) is paid once per session.
 //
 //   node bench/turn.mjs [capture.jsonl]
 import { LettaAgentClient } from "letta-agent-wasm/client";
@@ -16,9 +18,10 @@ import { median, parseOnce, replayTurns } from "./replay-turn.mjs";
 const capturePath = process.argv[2] ?? new URL("../../tests/captures/real-app-server-turn.jsonl", import.meta.url);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 200);
+const SESSION_TURNS = Number(process.env.BENCH_SESSION_TURNS ?? 5);
 
 const { turnOnce: replay } = replayTurns(capturePath);
-const turnOnce = (reconnect) => replay(LettaAgentClient, reconnect);
+const turnOnce = (reconnect, turns = 1) => replay(LettaAgentClient, reconnect, turns);
 
 const sample = await turnOnce(false);
 const frames = sample.frames;
@@ -31,26 +34,38 @@ for (let i = 0; i < 30; i++) {
   await turnOnce(i % 2 === 0);
   parseOnce(frames);
 }
-const ours = [];
-const single = [];
-const parse = [];
-for (let run = 0; run < RUNS; run++) {
-  let oursTotal = 0;
-  let singleTotal = 0;
-  let parseTotal = 0;
-  for (let i = 0; i < ITERATIONS; i++) {
-    oursTotal += (await turnOnce(true)).elapsed;
-    singleTotal += (await turnOnce(false)).elapsed;
-    parseTotal += parseOnce(frames).elapsed;
+
+/** µs per received frame (medians of the runs): two sockets, one socket, `JSON.parse`. */
+async function measure(turns, frames, iterations) {
+  const ours = [];
+  const single = [];
+  const parse = [];
+  for (let run = 0; run < RUNS; run++) {
+    let oursTotal = 0;
+    let singleTotal = 0;
+    let parseTotal = 0;
+    for (let i = 0; i < iterations; i++) {
+      oursTotal += (await turnOnce(true, turns)).elapsed;
+      singleTotal += (await turnOnce(false, turns)).elapsed;
+      parseTotal += parseOnce(frames).elapsed;
+    }
+    ours.push((oursTotal * 1000) / (iterations * frames.length));
+    single.push((singleTotal * 1000) / (iterations * frames.length));
+    parse.push((parseTotal * 1000) / (iterations * frames.length));
   }
-  ours.push((oursTotal * 1000) / (ITERATIONS * frames.length));
-  single.push((singleTotal * 1000) / (ITERATIONS * frames.length));
-  parse.push((parseTotal * 1000) / (ITERATIONS * frames.length));
+  return [median(ours), median(single), median(parse)];
 }
-const oursUs = median(ours);
-const singleUs = median(single);
-const parseUs = median(parse);
+
+const [oursUs, singleUs, parseUs] = await measure(1, frames, ITERATIONS);
 console.log(`whole turn, two sockets (the default; ${sample.messages} SDKMessages): ${oursUs.toFixed(3)} µs/received frame`);
 console.log(`whole turn, one socket (reconnect: false):          ${singleUs.toFixed(3)} µs/received frame`);
 console.log(`JSON.parse of the same frames:                      ${parseUs.toFixed(3)} µs/frame`);
 console.log(`ratio turn / JSON.parse: ${(oursUs / parseUs).toFixed(2)} with the second socket, ${(singleUs / parseUs).toFixed(2)} without (target ≤ 1.50)`);
+
+if (SESSION_TURNS > 1) {
+  const session = (await turnOnce(false, SESSION_TURNS)).frames;
+  const [oursMany, singleMany, parseMany] = await measure(SESSION_TURNS, session, Math.ceil(ITERATIONS / SESSION_TURNS));
+  console.log(`${SESSION_TURNS} turns per session (${session.length} received frames), set-up once per session:`);
+  console.log(`  two sockets ${oursMany.toFixed(3)} µs/received frame, one socket ${singleMany.toFixed(3)}, JSON.parse ${parseMany.toFixed(3)}`);
+  console.log(`  ratio turn / JSON.parse: ${(oursMany / parseMany).toFixed(2)} with the second socket, ${(singleMany / parseMany).toFixed(2)} without`);
+}
