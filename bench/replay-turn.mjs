@@ -33,8 +33,21 @@ export function replayTurns(capturePath) {
    * run that finished, and the standby's copies are told apart by content.
    */
   const turnSegments = [segments];
+  const recordedRuns = new Set(
+    Object.values(segments).flatMap((texts) => texts.flatMap((text) => [...text.matchAll(/"run_id":"([^"]+)"/g)].map((m) => m[1]))),
+  );
   function segmentsOf(turn) {
-    turnSegments[turn] ??= Object.fromEntries(
+    if (turnSegments[turn] === undefined) {
+      turnSegments[turn] = rewriteIds(turn);
+      // A run id left as recorded would make the later turn's frames those of a finished run,
+      // which the session ignores: the turn would never end.
+      const kept = Object.values(turnSegments[turn]).flat().find((text) => [...recordedRuns].some((run) => text.includes(`"${run}"`)));
+      if (kept) throw new Error(`turn ${turn} still carries a recorded run id: ${kept.slice(0, 200)}`);
+    }
+    return turnSegments[turn];
+  }
+  function rewriteIds(turn) {
+    return Object.fromEntries(
       Object.entries(segments).map(([kind, texts]) => [
         kind,
         texts.map((text) =>
@@ -45,7 +58,6 @@ export function replayTurns(capturePath) {
         ),
       ]),
     );
-    return turnSegments[turn];
   }
   /** The session's turn number (which ids its frames carry). */
   let turnIndex = 0;
@@ -153,6 +165,8 @@ export function replayTurns(capturePath) {
     if (reconnect) await bothSubscribed;
     let messages = 0;
     for (turnIndex = 0; turnIndex < turns; turnIndex++) {
+      // Made here, not in the socket's `send` (whose errors the client takes for a failed write).
+      segmentsOf(turnIndex);
       await session.send("Please run `echo hello && touch probe.txt` and tell me what it printed.");
       let result = null;
       for await (const message of session.stream()) {
