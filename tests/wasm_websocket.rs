@@ -10,7 +10,7 @@ use futures::channel::{mpsc, oneshot};
 use futures::StreamExt;
 use letta_agent_wasm::session::{read_session_config, Effect, SessionConfig, SessionCore};
 use letta_agent_wasm::transport::driver::{Driver, Event};
-use letta_agent_wasm::transport::socket::{frame_text, Socket, SocketEvent};
+use letta_agent_wasm::transport::socket::{frame_text, Dialer, SocketEvent};
 use letta_agent_wasm::transport::timer::Timer;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -147,10 +147,11 @@ async fn a_holding_socket_keeps_only_its_stream_frames_until_they_are_taken() {
     let (events, mut received) = mpsc::unbounded();
     let url = format!("{}/ws", server_url());
     let skip_status = Rc::new(Cell::new(true));
-    let socket = Socket::connect(&url, None, None, skip_status, move |event| {
-        let _ = events.unbounded_send(event);
-    })
-    .expect("the socket is constructed");
+    let socket = Dialer::app_server(&url, None, None)
+        .connect(skip_status, move |event| {
+            let _ = events.unbounded_send(event);
+        })
+        .expect("the socket is constructed");
     assert_eq!(received.next().await, Some(SocketEvent::Open));
 
     socket.hold_stream_frames(true);

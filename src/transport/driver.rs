@@ -15,7 +15,7 @@
 //! only if the primary drops. Each socket's listener carries the socket's number, so an event
 //! of a socket that was replaced is ignored.
 
-use super::socket::{frame_text, JsSocket, Socket, SocketEvent};
+use super::socket::{frame_text, Dialer, JsSocket, Socket, SocketEvent};
 use super::timer::{now, Timer};
 use crate::session::{Effect, LinkEffect, SessionCore};
 use std::cell::{Cell, RefCell};
@@ -74,13 +74,6 @@ impl Writer {
 /// The handler of [`Event`]s.
 type Handler = Rc<RefCell<dyn FnMut(Event)>>;
 
-/// Where (and how) the remote sockets connect: kept to open the standby and to reopen.
-struct Endpoint {
-    url: String,
-    constructor: Option<js_sys::Function>,
-    token: Option<String>,
-}
-
 /// Which of the session's sockets an event came from.
 enum Role {
     Primary,
@@ -97,7 +90,8 @@ struct State {
     /// The standby socket and its number.
     standby: Option<(u32, Socket)>,
     next_id: u32,
-    endpoint: Option<Endpoint>,
+    /// Where the remote sockets connect: kept to open the standby and to reopen.
+    dialer: Option<Rc<Dialer>>,
     timer: Option<Timer>,
     timer_at: Option<u64>,
     pumping: bool,
@@ -150,7 +144,7 @@ impl Driver {
                 link_id: 0,
                 standby: None,
                 next_id: 0,
-                endpoint: None,
+                dialer: None,
                 timer: None,
                 timer_at: None,
                 pumping: false,
@@ -161,15 +155,11 @@ impl Driver {
         }
     }
 
-    /// Opens the socket (see [`Socket::connect`]); a failure goes to the core as a transport
-    /// error, which settles what waits on the connection. The endpoint is kept for the standby
-    /// and for reopening.
+    /// Opens the socket (see [`Dialer::app_server`]); a failure goes to the core as a
+    /// transport error, which settles what waits on the connection. The dialer is kept for the
+    /// standby and for reopening.
     pub fn connect(&self, url: &str, constructor: Option<&js_sys::Function>, token: Option<&str>) {
-        self.state.borrow_mut().endpoint = Some(Endpoint {
-            url: url.to_owned(),
-            constructor: constructor.cloned(),
-            token: token.map(str::to_owned),
-        });
+        self.state.borrow_mut().dialer = Some(Rc::new(Dialer::app_server(url, constructor, token)));
         self.open_primary();
     }
 
@@ -178,27 +168,15 @@ impl Driver {
         let weak = Rc::downgrade(&self.state);
         let handler = Rc::downgrade(&self.handler);
         // Copied out: no borrow may be held while JS runs (a constructor may report at once).
-        let (url, constructor, token, skip_status) = {
+        let (dialer, skip_status) = {
             let state = self.state.borrow();
-            let endpoint = state.endpoint.as_ref()?;
-            (
-                endpoint.url.clone(),
-                endpoint.constructor.clone(),
-                endpoint.token.clone(),
-                state.skip_status.clone(),
-            )
+            (state.dialer.clone()?, state.skip_status.clone())
         };
-        Some(Socket::connect(
-            &url,
-            constructor.as_ref(),
-            token.as_deref(),
-            skip_status,
-            move |event| {
-                if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
-                    Driver { state, handler }.on_socket_event(id, event);
-                }
-            },
-        ))
+        Some(dialer.connect(skip_status, move |event| {
+            if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
+                Driver { state, handler }.on_socket_event(id, event);
+            }
+        }))
     }
 
     fn take_id(&self) -> u32 {

@@ -7,7 +7,7 @@
 //! The API key may be in the socket URLs (`webSocketAuth: "query"`) or the headers: no event
 //! or error text leaving this module contains a URL or the key ([`redact`]).
 
-use super::socket::{Socket, SocketEvent};
+use super::socket::{Dialer, Socket, SocketEvent};
 use super::timer::{now, Timer};
 use crate::cloud::relay::{Channel, Output, RelayEndpoints, StatusRelay};
 use crate::protocol::Runtime;
@@ -82,20 +82,18 @@ impl RelayLink {
             (Channel::Stream, &endpoints.stream),
         ] {
             let weak = Rc::downgrade(&link.inner);
-            let socket = Socket::connect_with(
-                url,
-                constructor,
-                endpoints.headers.as_deref(),
-                NO_HEADERS,
-                // Every frame passes the relay (its seq is acked), so none is skipped unread.
-                Rc::new(Cell::new(false)),
-                move |event| {
-                    if let Some(inner) = weak.upgrade() {
-                        on_socket_event(&inner, channel, event);
-                    }
-                },
-            )
-            .map_err(|detail| link.redact(&detail))?;
+            let dialer = Dialer::new(url, constructor, endpoints.headers.as_deref(), NO_HEADERS);
+            let socket = dialer
+                .connect(
+                    // Every frame passes the relay (its seq is acked), so none is skipped unread.
+                    Rc::new(Cell::new(false)),
+                    move |event| {
+                        if let Some(inner) = weak.upgrade() {
+                            on_socket_event(&inner, channel, event);
+                        }
+                    },
+                )
+                .map_err(|detail| link.redact(&detail))?;
             let open = socket.is_open();
             link.inner.borrow_mut().sockets[index(channel)] = Some(socket);
             if open {

@@ -34,6 +34,13 @@ extern "C" {
     type FrameText;
     #[wasm_bindgen(method, js_name = startsWith)]
     fn starts_with(this: &FrameText, prefix: &js_sys::JsString) -> bool;
+
+    /// The socket's one listener closure, as a JS function.
+    type Listener;
+    /// `listener.bind(undefined, event)`: the listener called with the index of the event in
+    /// [`EVENTS`] first.
+    #[wasm_bindgen(method, js_name = bind)]
+    fn bind_event(this: &Listener, context: &JsValue, event: u32) -> js_sys::Function;
 }
 
 /// What the socket reports.
@@ -49,15 +56,20 @@ pub enum SocketEvent {
     Error(String),
 }
 
-/// The listener names, in the order the closures are kept.
+/// The events listened to; a bound listener carries its event's index in this array.
 const EVENTS: [&str; 4] = ["open", "message", "close", "error"];
 
-/// An open (or opening) WebSocket with its four listeners attached.
+/// An open (or opening) WebSocket with its listeners attached.
 pub struct Socket {
     socket: JsSocket,
     /// `addEventListener` (else `on`: its message listener gets the data, not an event).
     event_target: bool,
-    listeners: Vec<Closure<dyn FnMut(JsValue)>>,
+    /// The listener closure (one for the four events: a closure is a `FinalizationRegistry`
+    /// entry, and four per socket were a sixth of opening one in bench/turn); `None` once
+    /// closed.
+    listener: Option<Closure<dyn FnMut(u32, JsValue)>>,
+    /// The listener bound to each event, in [`EVENTS`] order (what `remove…` needs).
+    bound: Vec<js_sys::Function>,
     /// While holding: the stream frames received since, oldest first, as JS strings.
     held: Held,
 }
@@ -69,51 +81,64 @@ type Held = Rc<RefCell<Option<Vec<JsValue>>>>;
 /// sockets of a session drift apart by a few frames; the core's de-duplication window is 512.
 const HELD_MAX: usize = 256;
 
-impl Socket {
-    /// Connects to `url`. `constructor`: an injected WebSocket constructor, or `None` for the
-    /// browser's own. `auth_token` goes into the `Authorization` header, which only an injected
-    /// constructor can send. `on_event` receives every event until [`Socket::close`].
-    pub fn connect(
+/// Where sockets connect, and how: the URL and an injected constructor's arguments, made into
+/// JS values once. A session opens its primary socket, its standby and any replacement from one
+/// `Dialer`, so each constructor call gets the same `{headers}` object (made per socket, it was
+/// a tenth of opening one in bench/turn).
+pub struct Dialer {
+    url: String,
+    /// An injected WebSocket constructor, with its arguments: `[url]` or `[url, {headers}]`.
+    injected: Option<(js_sys::Function, js_sys::Array)>,
+    /// Headers without an injected constructor: this error on every connect.
+    no_headers: Option<String>,
+}
+
+impl Dialer {
+    /// To the app server at `url`. `constructor`: an injected WebSocket constructor, or `None`
+    /// for the browser's own. `auth_token` goes into the `Authorization` header, which only an
+    /// injected constructor can send.
+    pub fn app_server(
         url: &str,
         constructor: Option<&js_sys::Function>,
         auth_token: Option<&str>,
-        skip_status: Rc<Cell<bool>>,
-        on_event: impl FnMut(SocketEvent) + 'static,
-    ) -> Result<Socket, String> {
+    ) -> Dialer {
         let headers = auth_token
             .map(|token| vec![("Authorization".to_owned(), "Bearer ".to_owned() + token)]);
-        Socket::connect_with(
-            url,
-            constructor,
-            headers.as_deref(),
-            NO_HEADERS,
-            skip_status,
-            on_event,
-        )
+        Dialer::new(url, constructor, headers.as_deref(), NO_HEADERS)
     }
 
-    /// Connects to `url` with `headers` as the `{headers}` constructor argument (`None`: no
-    /// second argument at all). Headers need an injected constructor, else the error is
-    /// `no_headers`. Error texts never contain the URL or a header.
-    pub fn connect_with(
+    /// To `url` with `headers` as the `{headers}` constructor argument (`None`: no second
+    /// argument at all). Headers need an injected constructor, else connecting fails with
+    /// `no_headers`.
+    pub fn new(
         url: &str,
         constructor: Option<&js_sys::Function>,
         headers: Option<&[(String, String)]>,
         no_headers: &str,
+    ) -> Dialer {
+        Dialer {
+            url: url.to_owned(),
+            injected: constructor.map(|c| (c.clone(), injected_args(url, headers))),
+            no_headers: (constructor.is_none() && headers.is_some()).then(|| no_headers.to_owned()),
+        }
+    }
+
+    /// Opens a socket; `on_event` receives every event until [`Socket::close`]. Error texts
+    /// never contain the URL or a header.
+    pub fn connect(
+        &self,
         skip_status: Rc<Cell<bool>>,
         on_event: impl FnMut(SocketEvent) + 'static,
     ) -> Result<Socket, String> {
-        let socket = match constructor {
-            Some(constructor) => {
-                js_sys::Reflect::construct(constructor, &injected_args(url, headers))
-                    .map_err(|error| {
-                        "WebSocket constructor failed: ".to_owned() + &describe(&error)
-                    })?
-                    .unchecked_into::<JsSocket>()
-            }
-            None if headers.is_some() => return Err(no_headers.to_owned()),
+        if let Some(error) = &self.no_headers {
+            return Err(error.clone());
+        }
+        let socket = match &self.injected {
+            Some((constructor, args)) => js_sys::Reflect::construct(constructor, args)
+                .map_err(|error| "WebSocket constructor failed: ".to_owned() + &describe(&error))?
+                .unchecked_into::<JsSocket>(),
             None => {
-                let socket = web_sys::WebSocket::new(url).map_err(|error| {
+                let socket = web_sys::WebSocket::new(&self.url).map_err(|error| {
                     "WebSocket constructor failed: ".to_owned() + &describe(&error)
                 })?;
                 socket.set_binary_type(web_sys::BinaryType::Arraybuffer);
@@ -124,13 +149,16 @@ impl Socket {
         let mut socket = Socket {
             socket,
             event_target,
-            listeners: Vec::with_capacity(EVENTS.len()),
+            listener: None,
+            bound: Vec::with_capacity(EVENTS.len()),
             held: Held::default(),
         };
         socket.listen(skip_status, on_event)?;
         Ok(socket)
     }
+}
 
+impl Socket {
     /// True if the socket is already open (some injected sockets open synchronously).
     pub fn is_open(&self) -> bool {
         self.socket.ready_state().as_f64() == Some(1.0)
@@ -168,19 +196,19 @@ impl Socket {
             .unwrap_or_default()
     }
 
-    /// Removes the listeners, drops their closures and closes the socket. Idempotent.
+    /// Removes the listeners, drops their closure and closes the socket. Idempotent.
     pub fn close(&mut self) {
-        if self.listeners.is_empty() {
+        let Some(_listener) = self.listener.take() else {
             return;
-        }
+        };
         let remove = if self.event_target {
             method(&self.socket, "removeEventListener")
         } else {
             method(&self.socket, "off").or_else(|| method(&self.socket, "removeListener"))
         };
-        for (name, listener) in EVENTS.iter().zip(self.listeners.drain(..)) {
+        for (name, bound) in EVENTS.iter().zip(self.bound.drain(..)) {
             if let Some(remove) = &remove {
-                let _ = remove.call2(&self.socket, &(*name).into(), listener.as_ref());
+                let _ = remove.call2(&self.socket, &(*name).into(), &bound);
             }
         }
         // An emitter socket (`ws`) closed while still connecting emits `error` on a later tick;
@@ -210,34 +238,38 @@ impl Socket {
     fn listen(
         &mut self,
         skip_status: Rc<Cell<bool>>,
-        on_event: impl FnMut(SocketEvent) + 'static,
+        mut on_event: impl FnMut(SocketEvent) + 'static,
     ) -> Result<(), String> {
         let add = self
             .add_listener()
             .ok_or("WebSocket implementation does not support event listeners")?;
-        let on_event = std::rc::Rc::new(std::cell::RefCell::new(on_event));
         let event_target = self.event_target;
-        let prefixes = Rc::new(Prefixes::new());
-        for name in EVENTS {
-            let on_event = on_event.clone();
-            let skip_status = skip_status.clone();
-            let held = self.held.clone();
-            let prefixes = prefixes.clone();
-            let listener = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+        let held = self.held.clone();
+        let prefixes = Prefixes::new();
+        let listener =
+            Closure::<dyn FnMut(u32, JsValue)>::new(move |index: u32, event: JsValue| {
+                let Some(name) = EVENTS.get(index as usize) else {
+                    return;
+                };
                 let filter = Filter {
                     skip_status: skip_status.get(),
                     held: &held,
                     prefixes: &prefixes,
                 };
                 if let Some(event) = read_event(name, &event, event_target, filter) {
-                    (on_event.borrow_mut())(event);
+                    on_event(event);
                 }
             });
-            if let Err(error) = add.call2(&self.socket, &name.into(), listener.as_ref()) {
+        let function: &Listener = listener.as_ref().unchecked_ref();
+        self.bound = (0..EVENTS.len() as u32)
+            .map(|index| function.bind_event(&JsValue::UNDEFINED, index))
+            .collect();
+        self.listener = Some(listener);
+        for (name, bound) in EVENTS.iter().zip(&self.bound) {
+            if let Err(error) = add.call2(&self.socket, &(*name).into(), bound) {
                 self.close();
                 return Err("WebSocket listener failed: ".to_owned() + &describe(&error));
             }
-            self.listeners.push(listener);
         }
         Ok(())
     }
