@@ -28,6 +28,9 @@ pub struct EventIds<'a> {
     pub event_seq: Option<u64>,
     /// Top-level `idempotency_key` (`<type>:<event_seq>:<uuid>`).
     pub idempotency_key: Option<&'a str>,
+    /// Where the broadcast members begin (the `,` of `,"event_seq":`) when `event_seq` was
+    /// read: the frame's own content, which both sockets' copies share, ends there.
+    pub envelope_at: Option<usize>,
 }
 
 impl EventIds<'_> {
@@ -46,17 +49,18 @@ pub fn peek_event_ids(text: &str) -> EventIds<'_> {
     let Some(body) = text.strip_suffix('}') else {
         return EventIds::default();
     };
-    let Some((rest, key)) = trailing_string(body, ",\"idempotency_key\":") else {
-        return EventIds {
-            event_seq: trailing_number(body, ",\"event_seq\":"),
-            idempotency_key: None,
-        };
+    let (event_seq, idempotency_key) = match trailing_string(body, ",\"idempotency_key\":") {
+        Some((rest, key)) => (
+            trailing_string(rest, ",\"emitted_at\":")
+                .and_then(|(rest, _)| trailing_number(rest, ",\"event_seq\":")),
+            Some(key),
+        ),
+        None => (trailing_number(body, ",\"event_seq\":"), None),
     };
-    let event_seq = trailing_string(rest, ",\"emitted_at\":")
-        .and_then(|(rest, _)| trailing_number(rest, ",\"event_seq\":"));
     EventIds {
-        event_seq,
-        idempotency_key: Some(key),
+        event_seq: event_seq.map(|(_, seq)| seq),
+        idempotency_key,
+        envelope_at: event_seq.map(|(at, _)| at),
     }
 }
 
@@ -71,16 +75,18 @@ fn trailing_string<'a>(text: &'a str, member: &str) -> Option<(&'a str, &'a str)
     Some((head.strip_suffix(member)?, value.get(1..)?))
 }
 
-/// The non-negative integer of `<member><digits>` at the end of `text` (`None` beyond `u64`).
-fn trailing_number(text: &str, member: &str) -> Option<u64> {
+/// The non-negative integer of `<member><digits>` at the end of `text` (`None` beyond `u64`),
+/// with where `<member>` starts.
+fn trailing_number(text: &str, member: &str) -> Option<(usize, u64)> {
     let digits = text.bytes().rev().take_while(u8::is_ascii_digit).count();
     let (head, number) = text.split_at_checked(text.len() - digits)?;
     if digits == 0 || digits > 20 || !head.ends_with(member) {
         return None;
     }
-    number.bytes().try_fold(0u64, |n, b| {
+    let number = number.bytes().try_fold(0u64, |n, b| {
         n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
-    })
+    })?;
+    Some((head.len() - member.len(), number))
 }
 
 #[cfg(test)]
@@ -120,11 +126,13 @@ mod tests {
     #[test]
     fn reads_the_broadcast_tail_of_a_recorded_frame() {
         let text = r#"{"type":"stream_delta","delta":{"id":"m","event_seq":99,"idempotency_key":"inner"},"runtime":{"agent_id":"a","conversation_id":"c"},"event_seq":10,"emitted_at":"2026-11-30T15:22:03.764Z","idempotency_key":"stream_delta:10:b42c5345"}"#;
+        let envelope = text.find(r#","event_seq":10,"#).unwrap();
         assert_eq!(
             peek_event_ids(text),
             EventIds {
                 event_seq: Some(10),
                 idempotency_key: Some("stream_delta:10:b42c5345"),
+                envelope_at: Some(envelope),
             }
         );
         assert_eq!(
@@ -132,6 +140,7 @@ mod tests {
             EventIds {
                 event_seq: Some(7),
                 idempotency_key: None,
+                envelope_at: Some(11),
             }
         );
         assert_eq!(
@@ -171,6 +180,9 @@ mod tests {
         // A tail with a key whose event_seq is not in place keeps the key only.
         let ids =
             peek_event_ids(r#"{"event_seq":1,"type":"x","emitted_at":"t","idempotency_key":"k"}"#);
-        assert_eq!((ids.event_seq, ids.idempotency_key), (None, Some("k")));
+        assert_eq!(
+            (ids.event_seq, ids.idempotency_key, ids.envelope_at),
+            (None, Some("k"), None)
+        );
     }
 }

@@ -20,16 +20,23 @@ impl SessionCore {
         if self.closed {
             return self.drain_frame(text, &ids, now);
         }
-        if self.take_frame(text, false, now) {
+        if self.take_frame(text, ids.envelope_at, false, now) {
             self.recent_frames.remember(&ids);
         }
     }
 
     /// A frame from either socket, once it is known not to repeat one of that socket's own:
     /// handled unless it is a stream frame the other socket delivered first, or anything but a
-    /// stream frame from the `standby` (see `reconnect`). Returns whether it parsed (only then
-    /// is its identity remembered, so a garbled copy never hides the real one).
-    pub(super) fn take_frame(&mut self, text: &str, standby: bool, now: u64) -> bool {
+    /// stream frame from the `standby` (see `reconnect`). `envelope_at`: where its broadcast
+    /// members begin, if known. Returns whether it parsed (only then is its identity
+    /// remembered, so a garbled copy never hides the real one).
+    pub(super) fn take_frame(
+        &mut self,
+        text: &str,
+        envelope_at: Option<usize>,
+        standby: bool,
+        now: u64,
+    ) -> bool {
         // Dropped unparsed: big device-status snapshots when nobody listens or waits, and what
         // the standby does not contribute or the other socket delivered first.
         let device_status = self.wants_device_status();
@@ -38,7 +45,7 @@ impl SessionCore {
             if !device_status && frame_type == "update_device_status" {
                 return false;
             }
-            match self.copy_seen(&frame_type, standby, text) {
+            match self.copy_seen(&frame_type, standby, text, envelope_at) {
                 Arrival::Seen => return true,
                 Arrival::New(key) => stream_key = key,
             }

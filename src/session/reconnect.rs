@@ -25,6 +25,7 @@
 use super::core::{Effect, Phase, SessionCore, Target};
 use super::error::SessionError;
 use crate::protocol::commands::{Command, RuntimeStart, Sync};
+use crate::protocol::peek_event_ids;
 use crate::protocol::runtime::Runtime;
 
 /// `reconnect` when the option is absent: on.
@@ -136,23 +137,27 @@ impl StreamKeys {
 
 /// The content key of a broadcast frame: a 64-bit hash of its text before the per-socket
 /// envelope (`event_seq`, `emitted_at`, `idempotency_key`, which the server appends to each
-/// copy). Every stream frame of a session with a standby is hashed, so it takes eight bytes a
-/// step (multiply-rotate, then murmur3's finalizer so that every input bit reaches every key
-/// bit): FNV-1a's byte loop before it was 7 % of a whole turn in bench/turn. Not a `Hasher`
-/// and `str::rfind`: those two cost about 1 KB of the `/client` wasm (100 KB gzip ceiling),
-/// and `FxHasher` keeps only 32 bits on wasm32.
-fn content_key(text: &str) -> u64 {
+/// copy), which begins at `envelope_at` when the caller read it already (the frame's tail,
+/// [`peek_event_ids`]), else at the last `,"event_seq":`. Every stream frame of a session with a
+/// standby is hashed, so it takes eight bytes a step (multiply-rotate, then murmur3's finalizer
+/// so that every input bit reaches every key bit): FNV-1a's byte loop before it was 7 % of a
+/// whole turn in bench/turn. Not a `Hasher` and `str::rfind`: those two cost about 1 KB of the
+/// `/client` wasm (100 KB gzip ceiling), and `FxHasher` keeps only 32 bits on wasm32.
+fn content_key(text: &str, envelope_at: Option<usize>) -> u64 {
     const ENVELOPE: &[u8] = b",\"event_seq\":";
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let bytes = text.as_bytes();
-    // The first byte alone rules out almost every window: comparing all 14 bytes at each of a
-    // frame's last ≈ 130 positions made this the hottest function of a two-socket turn's
-    // profile (bench/turn); with the check, a two-socket turn takes 0.966–0.976 × the time in
-    // `bench/run ab` (one socket: 0.98–1.01, noise), for 32 bytes gzip of `/client`.
-    let end = bytes
-        .windows(ENVELOPE.len())
-        .rposition(|window| window[0] == b',' && window == ENVELOPE)
-        .unwrap_or(bytes.len());
+    // Looking for the envelope was most of the key's time in a two-socket turn's profile (the
+    // frames' last ≈ 130 bytes, a window each); the first byte alone rules out almost every
+    // window.
+    let end = envelope_at
+        .filter(|&at| at <= bytes.len())
+        .unwrap_or_else(|| {
+            bytes
+                .windows(ENVELOPE.len())
+                .rposition(|window| window[0] == b',' && window == ENVELOPE)
+                .unwrap_or(bytes.len())
+        });
     let mut words = bytes[..end].chunks_exact(8);
     let mut hash = (end as u64).wrapping_mul(K);
     for word in &mut words {
@@ -230,7 +235,7 @@ impl SessionCore {
 
     /// Seeds the jitter from the request-id nonce (different clients retry at different times).
     pub(super) fn seed_jitter(&mut self) {
-        self.connections.jitter = content_key(&self.config.nonce) | 1;
+        self.connections.jitter = content_key(&self.config.nonce, None) | 1;
     }
 
     /// Opens the standby unless one is open or opening (once the session is ready, after a
@@ -281,7 +286,7 @@ impl SessionCore {
         match &self.connections.standby {
             Standby::Starting => self.on_standby_start_answer(text, now),
             Standby::Ready if !self.closed => {
-                self.take_frame(text, true, now);
+                self.take_frame(text, peek_event_ids(text).envelope_at, true, now);
             }
             _ => {}
         }
@@ -359,14 +364,21 @@ impl SessionCore {
         if self.policy().is_none() {
             return true;
         }
-        let key = key.unwrap_or_else(|| content_key(text));
+        let key = key.unwrap_or_else(|| content_key(text, None));
         self.connections.stream_keys.insert(key)
     }
 
     /// Before the parse, from the peeked type: whether the frame is one to drop unparsed (a
     /// standby's frame it does not contribute, a stream frame either socket delivered), else
     /// the content key of a stream frame, for [`Self::first_copy`] once it parsed.
-    pub(super) fn copy_seen(&self, frame_type: &str, standby: bool, text: &str) -> Arrival {
+    /// `envelope_at`: where the frame's broadcast members begin, if known.
+    pub(super) fn copy_seen(
+        &self,
+        frame_type: &str,
+        standby: bool,
+        text: &str,
+        envelope_at: Option<usize>,
+    ) -> Arrival {
         if !is_stream_frame(frame_type) {
             return if standby {
                 Arrival::Seen
@@ -377,7 +389,7 @@ impl SessionCore {
         if self.policy().is_none() {
             return Arrival::New(None);
         }
-        let key = content_key(text);
+        let key = content_key(text, envelope_at);
         if self.connections.stream_keys.ring.contains(&key) {
             Arrival::Seen
         } else {

@@ -126,6 +126,7 @@ mod tests {
         EventIds {
             event_seq: seq,
             idempotency_key: key,
+            envelope_at: None,
         }
     }
 
