@@ -65,8 +65,8 @@ pub struct Socket {
     /// `addEventListener` (else `on`: its message listener gets the data, not an event).
     event_target: bool,
     /// The listener closure (one for the four events: a closure is a `FinalizationRegistry`
-    /// entry, and four per socket were a sixth of opening one in bench/turn); `None` once
-    /// closed.
+    /// entry, and four per socket were about a third of opening one in bench/turn's profile);
+    /// `None` once closed.
     listener: Option<Closure<dyn FnMut(u32, JsValue)>>,
     /// The listener bound to each event, in [`EVENTS`] order (what `remove…` needs).
     bound: Vec<js_sys::Function>,
@@ -84,7 +84,7 @@ const HELD_MAX: usize = 256;
 /// Where sockets connect, and how: the URL and an injected constructor's arguments, made into
 /// JS values once. A session opens its primary socket, its standby and any replacement from one
 /// `Dialer`, so each constructor call gets the same `{headers}` object (made per socket, it was
-/// a tenth of opening one in bench/turn).
+/// about a fifth of opening one in bench/turn's profile).
 pub struct Dialer {
     url: String,
     /// An injected WebSocket constructor, with its arguments: `[url]` or `[url, {headers}]`.
@@ -145,7 +145,14 @@ impl Dialer {
                 socket.unchecked_into::<JsSocket>()
             }
         };
-        let event_target = method(&socket, "addEventListener").is_some();
+        let (add, event_target) = match method(&socket, "addEventListener") {
+            Some(add) => (add, true),
+            None => (
+                method(&socket, "on")
+                    .ok_or("WebSocket implementation does not support event listeners")?,
+                false,
+            ),
+        };
         let mut socket = Socket {
             socket,
             event_target,
@@ -153,7 +160,7 @@ impl Dialer {
             bound: Vec::with_capacity(EVENTS.len()),
             held: Held::default(),
         };
-        socket.listen(skip_status, on_event)?;
+        socket.listen(&add, skip_status, on_event)?;
         Ok(socket)
     }
 }
@@ -214,7 +221,8 @@ impl Socket {
         // An emitter socket (`ws`) closed while still connecting emits `error` on a later tick;
         // with no listener left that is an uncaught exception. `Function.prototype` (a builtin
         // no-op, owned by no closure) listens instead.
-        if let (Some(add), true) = (self.add_listener(), self.is_connecting()) {
+        // (Checked first: looking a method up is a `Reflect.get` call.)
+        if let Some(add) = self.is_connecting().then(|| self.add_listener()).flatten() {
             let noop = js_sys::Object::get_prototype_of(add.as_ref());
             let _ = add.call2(&self.socket, &"error".into(), &noop);
         }
@@ -235,14 +243,13 @@ impl Socket {
         self.socket.ready_state().as_f64() == Some(0.0)
     }
 
+    /// Attaches the listener through `add` (`addEventListener`, or `on`).
     fn listen(
         &mut self,
+        add: &js_sys::Function,
         skip_status: Rc<Cell<bool>>,
         mut on_event: impl FnMut(SocketEvent) + 'static,
     ) -> Result<(), String> {
-        let add = self
-            .add_listener()
-            .ok_or("WebSocket implementation does not support event listeners")?;
         let event_target = self.event_target;
         let held = self.held.clone();
         let prefixes = Prefixes::new();
