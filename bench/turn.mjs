@@ -37,9 +37,10 @@ for (let i = 0; i < 30; i++) {
 
 /**
  * The orders the three measured things run in, one per iteration in turn (iterations are
- * rounded up to whole rounds): each runs in each place equally often. In one fixed order the first after the
- * others' garbage paid for part of it: two sockets first measured 1.73–1.80 × `JSON.parse`, and
- * 1.52–1.69 × when one socket went first (the one-socket figure moved the other way).
+ * rounded up to whole rounds): each runs in each place equally often. In one fixed order, the
+ * first after the others' garbage paid for part of it: two sockets first measured 1.73–1.80 ×
+ * `JSON.parse`, and 1.52–1.69 × when one socket went first (the one-socket figure moved the
+ * other way).
  */
 const ORDERS = [
   ["two", "one", "parse"],
