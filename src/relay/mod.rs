@@ -11,7 +11,8 @@
 //! - `config`: the command line; `secret`: the token and the ticket secret (never printed);
 //! - `http`: routes, static files, `/ticket`, `/healthz`, request log;
 //! - `origin`: the Host / Origin rules; `tickets`: the signed, stateless ticket cookies;
-//! - `limits`: open sockets, in total and per client address;
+//! - `limits`: open sockets, in total and per client address; `listener`: the port, closed
+//!   by the shutdown itself;
 //! - `proxy`: the `/ws` checks and upgrade; `upstream`: the authenticated upstream socket
 //!   (`ws://` or `wss://`); `pump`: frames both ways, close propagation, size and idle limits;
 //! - `cloud`: the Cloud URLs and which headers cross; `rest`: the REST calls (`--cloud`);
@@ -21,6 +22,7 @@ pub mod cloud;
 pub mod config;
 pub mod http;
 pub mod limits;
+pub mod listener;
 pub mod log;
 pub mod origin;
 pub mod proxy;
@@ -37,6 +39,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::serve::ListenerExt;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::oneshot;
 
@@ -104,15 +107,21 @@ fn start(config: Config) -> Result<(), String> {
             .local_addr()
             .map_err(|e| format!("cannot read the bound address: {e}"))?;
         println!("relay listening on http://{addr}/");
+        let (listener, close_listener) = listener::Closable::new(listener)
+            .map_err(|e| format!("cannot read the bound address: {e}"))?;
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let app = http::router(relay.clone()).into_make_service_with_connect_info::<SocketAddr>();
-        let server = axum::serve(listener, app)
+        // `tap_io` (a no-op) lets `ConnectInfo<SocketAddr>` read a listener other than
+        // `TcpListener`.
+        let server = axum::serve(listener.tap_io(|_| {}), app)
             .with_graceful_shutdown(async {
                 let _ = stop_rx.await;
             })
             .into_future();
         let server = tokio::spawn(server);
         let why = signals.stop_requested(ttl).await;
+        // Bounded: the accept loop is back between two connections at once.
+        let _ = tokio::time::timeout(Duration::from_secs(1), close_listener.close()).await;
         let _ = stop_tx.send(());
         drain(&relay, server, why, grace).await;
         Ok::<(), String>(())
