@@ -58,6 +58,72 @@ pub enum SocketEvent {
 
 /// The events listened to; a bound listener carries its event's index in this array.
 const EVENTS: [&str; 4] = ["open", "message", "close", "error"];
+/// `EVENTS`' index of `error`.
+const ERROR: usize = 3;
+
+/// The JS strings that opening, listening to and closing a socket pass to JS, made once per
+/// wasm instance. Each string made from Rust is a `TextDecoder` call: made per socket, these
+/// 13 were ≈ 9 µs of a two-socket one-turn session in bench/turn's profile (≈ 10 %).
+struct Names {
+    /// [`EVENTS`], in order.
+    events: [JsValue; 4],
+    add_event_listener: JsValue,
+    remove_event_listener: JsValue,
+    on: JsValue,
+    off: JsValue,
+    remove_listener: JsValue,
+    /// The frame heads a listener checks (a standby checks one or two on every frame).
+    stream_delta: js_sys::JsString,
+    turn_finished: js_sys::JsString,
+    device_status: js_sys::JsString,
+}
+
+impl Names {
+    fn new() -> Names {
+        Names {
+            events: [
+                EVENTS[0].into(),
+                EVENTS[1].into(),
+                EVENTS[2].into(),
+                EVENTS[3].into(),
+            ],
+            add_event_listener: "addEventListener".into(),
+            remove_event_listener: "removeEventListener".into(),
+            on: "on".into(),
+            off: "off".into(),
+            remove_listener: "removeListener".into(),
+            stream_delta: r#"{"type":"stream_delta""#.into(),
+            turn_finished: r#"{"type":"turn_finished""#.into(),
+            device_status: r#"{"type":"update_device_status""#.into(),
+        }
+    }
+
+    /// A big `update_device_status` text frame, checked in JS without copying it into wasm.
+    fn is_big_status_frame(&self, data: &JsValue) -> bool {
+        data.dyn_ref::<js_sys::JsString>().is_some_and(|text| {
+            text.unchecked_ref::<FrameText>()
+                .starts_with(&self.device_status)
+                && text.length() >= BIG_FRAME
+        })
+    }
+
+    /// A `stream_delta` or `turn_finished` text frame (the server writes `type` first),
+    /// checked in JS without copying it: what a standby contributes (`session::reconnect`).
+    fn is_stream_frame(&self, data: &JsValue) -> bool {
+        data.dyn_ref::<js_sys::JsString>().is_some_and(|text| {
+            let text = text.unchecked_ref::<FrameText>();
+            text.starts_with(&self.stream_delta) || text.starts_with(&self.turn_finished)
+        })
+    }
+}
+
+/// The instance's [`Names`], made on first use and kept for the instance's life.
+fn names() -> &'static Names {
+    thread_local! {
+        static NAMES: &'static Names = Box::leak(Box::new(Names::new()));
+    }
+    NAMES.with(|names| *names)
+}
 
 /// An open (or opening) WebSocket with its listeners attached.
 pub struct Socket {
@@ -145,10 +211,11 @@ impl Dialer {
                 socket.unchecked_into::<JsSocket>()
             }
         };
-        let (add, event_target) = match method(&socket, "addEventListener") {
+        let names = names();
+        let (add, event_target) = match method(&socket, &names.add_event_listener) {
             Some(add) => (add, true),
             None => (
-                method(&socket, "on")
+                method(&socket, &names.on)
                     .ok_or("WebSocket implementation does not support event listeners")?,
                 false,
             ),
@@ -208,14 +275,16 @@ impl Socket {
         let Some(_listener) = self.listener.take() else {
             return;
         };
+        let names = names();
         let remove = if self.event_target {
-            method(&self.socket, "removeEventListener")
+            method(&self.socket, &names.remove_event_listener)
         } else {
-            method(&self.socket, "off").or_else(|| method(&self.socket, "removeListener"))
+            method(&self.socket, &names.off)
+                .or_else(|| method(&self.socket, &names.remove_listener))
         };
-        for (name, bound) in EVENTS.iter().zip(self.bound.drain(..)) {
+        for (name, bound) in names.events.iter().zip(self.bound.drain(..)) {
             if let Some(remove) = &remove {
-                let _ = remove.call2(&self.socket, &(*name).into(), &bound);
+                let _ = remove.call2(&self.socket, name, &bound);
             }
         }
         // An emitter socket (`ws`) closed while still connecting emits `error` on a later tick;
@@ -224,17 +293,18 @@ impl Socket {
         // (Checked first: looking a method up is a `Reflect.get` call.)
         if let Some(add) = self.is_connecting().then(|| self.add_listener()).flatten() {
             let noop = js_sys::Object::get_prototype_of(add.as_ref());
-            let _ = add.call2(&self.socket, &"error".into(), &noop);
+            let _ = add.call2(&self.socket, &names.events[ERROR], &noop);
         }
         let _ = self.socket.close();
     }
 
     /// `addEventListener`, or `on` for an emitter-style socket.
     fn add_listener(&self) -> Option<js_sys::Function> {
+        let names = names();
         let name = if self.event_target {
-            "addEventListener"
+            &names.add_event_listener
         } else {
-            "on"
+            &names.on
         };
         method(&self.socket, name)
     }
@@ -252,7 +322,6 @@ impl Socket {
     ) -> Result<(), String> {
         let event_target = self.event_target;
         let held = self.held.clone();
-        let prefixes = Prefixes::new();
         let listener =
             Closure::<dyn FnMut(u32, JsValue)>::new(move |index: u32, event: JsValue| {
                 let Some(name) = EVENTS.get(index as usize) else {
@@ -261,7 +330,7 @@ impl Socket {
                 let filter = Filter {
                     skip_status: skip_status.get(),
                     held: &held,
-                    prefixes: &prefixes,
+                    names: names(),
                 };
                 if let Some(event) = read_event(name, &event, event_target, filter) {
                     on_event(event);
@@ -272,8 +341,8 @@ impl Socket {
             .map(|index| function.bind_event(&JsValue::UNDEFINED, index))
             .collect();
         self.listener = Some(listener);
-        for (name, bound) in EVENTS.iter().zip(&self.bound) {
-            if let Err(error) = add.call2(&self.socket, &(*name).into(), bound) {
+        for (name, bound) in names().events.iter().zip(&self.bound) {
+            if let Err(error) = add.call2(&self.socket, name, bound) {
                 self.close();
                 return Err("WebSocket listener failed: ".to_owned() + &describe(&error));
             }
@@ -309,43 +378,7 @@ fn injected_args(url: &str, headers: Option<&[(String, String)]>) -> js_sys::Arr
 struct Filter<'a> {
     skip_status: bool,
     held: &'a Held,
-    prefixes: &'a Prefixes,
-}
-
-/// The frame heads a listener checks, as JS strings made once per socket (a standby checks
-/// one or two on every frame it hears).
-struct Prefixes {
-    stream_delta: js_sys::JsString,
-    turn_finished: js_sys::JsString,
-    device_status: js_sys::JsString,
-}
-
-impl Prefixes {
-    fn new() -> Prefixes {
-        Prefixes {
-            stream_delta: r#"{"type":"stream_delta""#.into(),
-            turn_finished: r#"{"type":"turn_finished""#.into(),
-            device_status: r#"{"type":"update_device_status""#.into(),
-        }
-    }
-
-    /// A big `update_device_status` text frame, checked in JS without copying it into wasm.
-    fn is_big_status_frame(&self, data: &JsValue) -> bool {
-        data.dyn_ref::<js_sys::JsString>().is_some_and(|text| {
-            text.unchecked_ref::<FrameText>()
-                .starts_with(&self.device_status)
-                && text.length() >= BIG_FRAME
-        })
-    }
-
-    /// A `stream_delta` or `turn_finished` text frame (the server writes `type` first),
-    /// checked in JS without copying it: what a standby contributes (`session::reconnect`).
-    fn is_stream_frame(&self, data: &JsValue) -> bool {
-        data.dyn_ref::<js_sys::JsString>().is_some_and(|text| {
-            let text = text.unchecked_ref::<FrameText>();
-            text.starts_with(&self.stream_delta) || text.starts_with(&self.turn_finished)
-        })
-    }
+    names: &'a Names,
 }
 
 /// The event of the listener `name`, or `None` for a message that is no text frame, or that
@@ -372,7 +405,7 @@ fn read_event(
                 event.clone()
             };
             if let Some(held) = filter.held.borrow_mut().as_mut() {
-                if filter.prefixes.is_stream_frame(&data) {
+                if filter.names.is_stream_frame(&data) {
                     if held.len() == HELD_MAX {
                         held.drain(..HELD_MAX / 2);
                     }
@@ -380,7 +413,7 @@ fn read_event(
                 }
                 return None;
             }
-            if filter.skip_status && filter.prefixes.is_big_status_frame(&data) {
+            if filter.skip_status && filter.names.is_big_status_frame(&data) {
                 return None;
             }
             SocketEvent::Frame(frame_text(&data)?)
@@ -412,8 +445,8 @@ pub fn frame_text(data: &JsValue) -> Option<String> {
 }
 
 /// `target[name]` if it is a function.
-fn method(target: &JsValue, name: &str) -> Option<js_sys::Function> {
-    js_sys::Reflect::get(target, &name.into())
+fn method(target: &JsValue, name: &JsValue) -> Option<js_sys::Function> {
+    js_sys::Reflect::get(target, name)
         .ok()?
         .dyn_into::<js_sys::Function>()
         .ok()
