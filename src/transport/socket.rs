@@ -63,7 +63,9 @@ const ERROR: usize = 3;
 
 /// The JS strings that opening, listening to and closing a socket pass to JS, made once per
 /// wasm instance. Each string made from Rust is a `TextDecoder` call: made per socket, these
-/// 13 were ≈ 9 µs of a two-socket one-turn session in bench/turn's profile (≈ 10 %).
+/// 13 were 11.5 µs of a two-socket session that opens and closes (named-symbol profile), and
+/// such sessions took 0.78–0.81 × the time without them; in a one-turn session the gain is
+/// within `bench/run ab`'s noise. (+34 B gzip of `/client`.)
 struct Names {
     /// [`EVENTS`], in order.
     events: [JsValue; 4],
