@@ -375,5 +375,9 @@ fn a_message_batch_is_the_json_array_of_the_messages_popped_one_by_one() {
         serde_json::from_str(&batched.take_messages_json().unwrap()).unwrap();
     assert!(popped.len() >= 3, "reasoning, assistant and result");
     assert_eq!(batch, popped);
-    assert_eq!(batched.take_messages_json(), None, "the batch empties the queue");
+    assert_eq!(
+        batched.take_messages_json(),
+        None,
+        "the batch empties the queue"
+    );
 }
