@@ -19,7 +19,7 @@ mod ser;
 #[cfg(test)]
 mod tests;
 
-pub use ser::{serialize_js_number, to_string, write_str, write_u64};
+pub use ser::{serialize_js_number, to_string, write_u64};
 
 use std::borrow::Cow;
 
