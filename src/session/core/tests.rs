@@ -373,7 +373,8 @@ fn a_message_batch_is_the_json_array_of_the_messages_popped_one_by_one() {
         .collect();
     let batch: Vec<serde_json::Value> =
         serde_json::from_str(&batched.take_messages_json().unwrap()).unwrap();
-    assert!(popped.len() >= 3, "reasoning, assistant and result");
+    let types: Vec<&str> = popped.iter().map(|m| m["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["reasoning", "assistant", "result"]);
     assert_eq!(batch, popped);
     assert_eq!(
         batched.take_messages_json(),
