@@ -282,7 +282,14 @@ export interface LettaCodeSession {
   onDeviceStatus(listener: DeviceStatusListener): () => void;
   /** Calls `listener` on every connection change (`reconnecting` / `reconnected`); returns the unsubscribe function. */
   onConnectionChange(listener: ConnectionChangeListener): () => void;
-  /** Ends `stream()`, rejects pending calls and closes the socket. Idempotent. */
+  /**
+   * Ends `stream()`, rejects pending calls and closes the socket. Idempotent. On the app server
+   * (`remote`), while the server still works on this session's runs, or in the 3 s after a turn
+   * that paused for an approval, the socket stays open until that work settles, for at most 3 s:
+   * letta-code resumes its input queue only through the socket of the work that settled, so
+   * closing sooner would strand input another client queued on the conversation. In Node the
+   * open socket keeps the process alive meanwhile.
+   */
   close(): void;
   [Symbol.asyncDispose](): Promise<void>;
 }
