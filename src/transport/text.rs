@@ -30,6 +30,8 @@ extern "C" {
     /// `{read, written}`: UTF-16 code units read, bytes written.
     type EncodeIntoResult;
     #[wasm_bindgen(method, getter)]
+    fn read(this: &EncodeIntoResult) -> u32;
+    #[wasm_bindgen(method, getter)]
     fn written(this: &EncodeIntoResult) -> u32;
 }
 
@@ -38,10 +40,19 @@ pub fn to_string(text: &JsString) -> String {
     // Three bytes a UTF-16 unit is room for any text: encodeInto reads all of it.
     let room = text.length() as usize * 3;
     let mut bytes: Vec<u8> = Vec::with_capacity(room);
-    // SAFETY: the view covers the spare capacity, and nothing allocates in wasm (which could
-    // grow the memory and detach the view) between making it and `encodeInto`'s return.
-    let view = unsafe { Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
-    let written = Utf8Encoder::new().encode_into(text, &view).written() as usize;
+    // Made before the view: taking a slot in the externref table may allocate in wasm.
+    let encoder = Utf8Encoder::new();
+    let written = loop {
+        // SAFETY: the view covers the spare capacity. Wasm memory can grow (detaching the
+        // view) only while the view's own table slot is taken, when the table's free list
+        // grows: encodeInto then reads nothing, and the next view (whose slot is free by then)
+        // is made on the grown memory. Three bytes a unit always hold the whole text.
+        let view = unsafe { Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
+        let result = encoder.encode_into(text, &view);
+        if result.read() == text.length() {
+            break result.written() as usize;
+        }
+    };
     // SAFETY: encodeInto initialized `written <= room` bytes with whole UTF-8 sequences (the
     // Encoding standard's encoder emits nothing else).
     unsafe {
