@@ -37,8 +37,9 @@ extern "C" {
 
 /// The text of `text` as UTF-8 (lone surrogates become U+FFFD, as in any JS → Rust copy).
 pub fn to_string(text: &JsString) -> String {
+    let units = text.length();
     // Three bytes a UTF-16 unit is room for any text: encodeInto reads all of it.
-    let room = text.length() as usize * 3;
+    let room = units as usize * 3;
     let mut bytes: Vec<u8> = Vec::with_capacity(room);
     // Made before the view: taking a slot in the externref table may allocate in wasm.
     let encoder = Utf8Encoder::new();
@@ -46,10 +47,10 @@ pub fn to_string(text: &JsString) -> String {
         // SAFETY: the view covers the spare capacity. Wasm memory can grow (detaching the
         // view) only while the view's own table slot is taken, when the table's free list
         // grows: encodeInto then reads nothing, and the next view (whose slot is free by then)
-        // is made on the grown memory. Three bytes a unit always hold the whole text.
+        // is made on the grown memory.
         let view = unsafe { Uint8Array::view_mut_raw(bytes.as_mut_ptr(), room) };
         let result = encoder.encode_into(text, &view);
-        if result.read() == text.length() {
+        if result.read() == units {
             break result.written() as usize;
         }
     };
