@@ -3,7 +3,8 @@
 //! (tests/wasm_ws_server/server.mjs, started by scripts/test, which passes its URL at compile
 //! time as `LETTA_TEST_WS_URL`), and completes a turn: commands written, answers and the turn's
 //! frames read, the approval answered, then the session closed. A server-side close is handled,
-//! and a holding socket (a session's standby) keeps its stream frames uncopied until taken.
+//! and a holding socket (a session's standby) keeps its stream frames uncopied until taken, the
+//! newest of them when it receives more than it holds.
 #![cfg(target_arch = "wasm32")]
 
 use futures::channel::{mpsc, oneshot};
@@ -181,4 +182,58 @@ async fn a_holding_socket_keeps_only_its_stream_frames_until_they_are_taken() {
     }
     assert!(frames > 0);
     assert!(socket.take_held().is_empty());
+}
+
+/// A WebSocket constructor whose socket (a page `EventTarget`, also `globalThis.fakeSocket`) is
+/// open at once, writes nowhere, and dispatches each text given to its `deliver` method as a
+/// message event.
+fn fake_socket_constructor() -> js_sys::Function {
+    js_sys::Function::new_no_args(
+        "const socket = new EventTarget();
+         socket.readyState = 1;
+         socket.send = () => {};
+         socket.close = () => {};
+         socket.deliver = (data) => socket.dispatchEvent(new MessageEvent('message', { data }));
+         globalThis.fakeSocket = socket;
+         return socket;",
+    )
+}
+
+#[wasm_bindgen_test]
+fn a_full_hold_keeps_the_newest_stream_frames_in_order() {
+    let constructor = fake_socket_constructor();
+    let socket = Dialer::app_server("ws://fake.invalid/ws", Some(&constructor), None)
+        .connect(Rc::new(Cell::new(false)), |event| {
+            panic!("an event while holding: {event:?}")
+        })
+        .expect("the socket is constructed");
+    let fake = js_sys::Reflect::get(&js_sys::global(), &"fakeSocket".into()).expect("the socket");
+    let deliver: js_sys::Function = js_sys::Reflect::get(&fake, &"deliver".into())
+        .expect("deliver")
+        .into();
+
+    // Many more messages than the hold keeps (256); two in three are stream frames.
+    socket.hold_stream_frames(true);
+    let mut stream_frames = Vec::new();
+    for n in 0..1000 {
+        let text = if n % 3 == 0 {
+            format!(r#"{{"type":"update_loop_status","n":{n}}}"#)
+        } else {
+            stream_frames.push(n);
+            format!(r#"{{"type":"stream_delta","n":{n}}}"#)
+        };
+        deliver.call1(&fake, &text.into()).expect("delivered");
+    }
+    let held: Vec<String> = socket.take_held().iter().filter_map(frame_text).collect();
+
+    // What is held is the tail of the stream frames, in order: at least the newest 128 (half
+    // of the hold), never more than the hold keeps.
+    assert!((128..=256).contains(&held.len()), "{} held", held.len());
+    let tail = &stream_frames[stream_frames.len() - held.len()..];
+    let expected: Vec<String> = tail
+        .iter()
+        .map(|n| format!(r#"{{"type":"stream_delta","n":{n}}}"#))
+        .collect();
+    assert_eq!(held, expected);
+    assert!(socket.take_held().is_empty(), "taken frames are gone");
 }
