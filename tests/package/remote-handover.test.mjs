@@ -14,6 +14,9 @@ const STALL_LIMIT_MS = 30_000;
 
 let peer;
 let agentId;
+/** An agent with memory files: the server syncs them after each turn, so its turn work ends
+ * after `turn_finished`, and a pump the server scheduled on the closing socket runs late. */
+let memfsAgentId;
 const stamp = Date.now().toString(36);
 
 before(async () => {
@@ -21,6 +24,7 @@ before(async () => {
   const client = newClient();
   try {
     agentId = await client.createAgent({ model: peer.model, memfs: false, name: `wasm-handover-${stamp}` });
+    memfsAgentId = await client.createAgent({ model: peer.model, memfs: true, name: `wasm-handover-memfs-${stamp}` });
   } finally {
     await client.close();
   }
@@ -104,17 +108,28 @@ test("after an aborted turn closed at once, the next client's turn gets its own 
 });
 
 test("after an approved shell command closed at once, the next client's queued turn runs", async () => {
+  // letta-code answers the `approval_response` by scheduling its queue pump on this session's
+  // socket, to run once the turn's work ends, which with memory files is after the post-turn
+  // memory sync; the next client's input, queued meanwhile, waits on that pump.
   const client = newClient();
-  const session = client.createSession(agentId, { canUseTool: async () => ({ behavior: "allow" }) });
+  const asked = [];
+  const session = client.createSession(memfsAgentId, {
+    canUseTool: async (toolName) => {
+      asked.push(toolName);
+      return { behavior: "allow" };
+    },
+  });
   let first;
   try {
-    await session.send(`Please run \`echo approved-${stamp}\``);
+    // A redirect is not auto-allowed: the server asks for approval.
+    await session.send(`Please run \`echo approved-${stamp} >> handover-approved.txt\``);
     first = await collect(session);
   } finally {
     session.close(); // right after the `result`
     await client.close();
   }
   assert.equal(results(first)[0]?.success, true, JSON.stringify(results(first)[0]));
+  assert.equal(asked.length, 1, `the turn paused for one approval: ${asked}`);
 
   const marker = `after-approval-${stamp}`;
   const messages = await resumeAndSend(session.conversationId, `no tools, ${marker}`);
