@@ -133,6 +133,8 @@ test("after an approved shell command closed at once, the next client's queued t
 
   const marker = `after-approval-${stamp}`;
   const messages = await resumeAndSend(session.conversationId, `no tools, ${marker}`);
+  const waited = messages.some((m) => m.type === "queue_update" && m.queue.length > 0);
+  assert.ok(waited, "the new input waited in the server's queue (what the stall needs)");
   const [result, ...more] = results(messages);
   assert.equal(more.length, 0, "exactly one result");
   assert.equal(result.success, true, JSON.stringify(result));
