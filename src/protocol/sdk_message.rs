@@ -147,6 +147,22 @@ pub struct ResultMessage {
     /// Runs of the turn, omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub run_ids: Vec<String>,
+    /// Set when the server ran several of this session's queued inputs as one turn: each input
+    /// gets a result, in the order they were sent, all naming the same batch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch: Option<TurnBatch>,
+}
+
+/// Which server turn carried a batched input (`result.batch`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TurnBatch {
+    /// The server's turn id (`turn_finished.turn_id`, e.g. `batch-1`); the run id when the
+    /// turn ended without one.
+    pub id: String,
+    /// This input's place in the batch (0: the first, whose turn the stream showed).
+    pub index: usize,
+    /// How many of this session's inputs the batch carried.
+    pub size: usize,
 }
 
 /// `error` fields.

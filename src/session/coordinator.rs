@@ -19,6 +19,7 @@
 //! - orphaned `turn_finished` emits a standalone result; idle with active run ids keeps the turn
 //!   open once the server has proven it sends `turn_finished`.
 
+mod batch;
 mod correlation;
 mod lifecycle;
 mod result;
@@ -195,6 +196,13 @@ impl TurnCoordinator {
             } else {
                 i += 1;
             }
+        }
+        for carrier in self.active.iter_mut().chain(self.queued.iter_mut()) {
+            let before = carrier.batched.len();
+            carrier
+                .batched
+                .retain(|t| t.client_message_id != client_message_id);
+            removed |= carrier.batched.len() != before;
         }
         removed
     }
@@ -404,15 +412,20 @@ impl TurnCoordinator {
             }
         }
         self.stream_moved_on = false;
+        let batch = Self::batch_label(&turn);
         let message = result::build_result(
-            outcome,
+            outcome.clone(),
             result::ResultContext {
                 assistant_text: &turn.assistant_text,
                 duration_ms: now_ms.saturating_sub(turn.started_at),
                 conversation_id: Some(&self.runtime.conversation_id),
-                run_ids: turn.run_ids,
+                run_ids: turn.run_ids.clone(),
+                batch: batch.clone(),
             },
         );
         self.out.push_back(SdkMessage::Result(message));
+        if let Some(batch) = batch {
+            self.end_carried(&turn, &outcome, &batch, now_ms);
+        }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::turn::Outcome;
 use crate::protocol::errors::{is_approval_conflict_signal, is_failure_stop_reason, ErrorCode};
-use crate::protocol::sdk_message::ResultMessage;
+use crate::protocol::sdk_message::{ResultMessage, TurnBatch};
 
 /// What a result needs from the turn besides its outcome.
 pub(crate) struct ResultContext<'a> {
@@ -14,6 +14,8 @@ pub(crate) struct ResultContext<'a> {
     pub conversation_id: Option<&'a str>,
     /// Runs of the turn.
     pub run_ids: Vec<String>,
+    /// The batch the turn's input was run in, if the server ran several together.
+    pub batch: Option<TurnBatch>,
 }
 
 /// Builds the `result` message:
@@ -71,5 +73,6 @@ pub(crate) fn build_result(outcome: Outcome, ctx: ResultContext<'_>) -> ResultMe
         duration_ms: ctx.duration_ms,
         conversation_id: ctx.conversation_id.map(str::to_owned),
         run_ids: ctx.run_ids,
+        batch: ctx.batch,
     }
 }

@@ -14,7 +14,7 @@ impl TurnCoordinator {
         status: &LoopStatusFrame<'_>,
         now_ms: u64,
     ) {
-        self.apply_run_map(status);
+        self.apply_run_map(status, now_ms);
         if self.in_finishing_phase() {
             // Only statuses whose runs all belong to the finishing turn are processed now;
             // others (including idle statuses with no runs) wait for its result.
@@ -138,6 +138,9 @@ impl TurnCoordinator {
             return;
         }
         turn.add_run(run);
+        if let Some(turn_id) = finished.turn_id.as_deref() {
+            turn.turn_id = Some(turn_id.to_owned());
+        }
         let stop = finished.stop_reason.as_ref();
         if stop == "requires_approval" {
             turn.finished_runs.push(run.to_owned());
@@ -195,6 +198,7 @@ impl TurnCoordinator {
                 duration_ms: 0,
                 conversation_id: frame.scope.conversation_id(),
                 run_ids: vec![run.to_owned()],
+                batch: None,
             },
         );
         self.out.push_back(SdkMessage::Result(message));

@@ -194,3 +194,94 @@ fn a_busy_server_is_not_a_stall_and_a_dequeue_disarms_the_watch() {
     );
     assert_eq!(c.next_deadline(), None);
 }
+
+/// `update_loop_status` naming `run` as the run of `ids`.
+fn run_serves(run: &str, ids: &[&str]) -> String {
+    let listed = ids
+        .iter()
+        .map(|id| ["\"", id, "\""].concat())
+        .collect::<Vec<_>>()
+        .join(",");
+    [
+        r#""type":"update_loop_status","loop_status":{"status":"PROCESSING_API_RESPONSE","active_run_ids":[""#,
+        run,
+        r#""],"client_message_ids_by_run_id":{""#,
+        run,
+        r#"":["#,
+        &listed,
+        "]}}",
+    ]
+    .concat()
+}
+
+#[test]
+fn a_run_that_serves_several_of_our_inputs_ends_each_of_them() {
+    // No `update_queue` at all: the run map alone says the run carries all three.
+    let mut c = coordinator();
+    for id in ["cm-1", "cm-2", "cm-3"] {
+        c.track_sent_turn(0, id.into(), None);
+    }
+    feed(&mut c, &run_serves("run-b", &["cm-1", "cm-2", "cm-3"]), 10);
+    feed(&mut c, &assistant("run-b", "all three"), 20);
+    feed(&mut c, &finished("run-b", "end_turn"), 30);
+    c.on_tick(5_000);
+    let results = results(&mut c);
+    assert_eq!(results.len(), 3, "one result per input");
+    for (index, result) in results.iter().enumerate() {
+        assert!(result.success);
+        assert_eq!(result.run_ids, vec!["run-b".to_owned()]);
+        assert_eq!(result.result.as_deref(), Some("all three"));
+        let batch = result.batch.as_ref().expect("names its batch");
+        assert_eq!(
+            (batch.id.as_str(), batch.index, batch.size),
+            ("run-b", index, 3)
+        );
+    }
+    assert!(!c.has_in_flight_turn());
+}
+
+#[test]
+fn inputs_dequeued_together_while_our_previous_turn_finishes_are_one_batch() {
+    let mut c = coordinator();
+    for id in ["cm-0", "cm-1", "cm-2"] {
+        c.track_sent_turn(0, id.into(), None);
+    }
+    feed(&mut c, &run_serves("run-a", &["cm-0"]), 10);
+    feed(&mut c, &assistant("run-a", "first"), 20);
+    // `turn_finished` starts the first turn's grace; the next two are dequeued meanwhile.
+    feed(&mut c, &finished("run-a", "end_turn"), 30);
+    feed(
+        &mut c,
+        r#""type":"update_queue","queue":[],"removed":[{"client_message_id":"cm-1","disposition":"dequeued"},{"client_message_id":"cm-2","disposition":"dequeued"}]"#,
+        40,
+    );
+    c.on_tick(1_000);
+    feed(&mut c, &run_serves("run-b", &["cm-1", "cm-2"]), 1_010);
+    feed(&mut c, &assistant("run-b", "second"), 1_020);
+    feed(
+        &mut c,
+        r#""type":"turn_finished","turn_id":"batch-2","run_id":"run-b","stop_reason":"end_turn""#,
+        1_030,
+    );
+    c.on_tick(20_000);
+    c.on_tick(40_000);
+    let results = results(&mut c);
+    let seen: Vec<_> = results
+        .iter()
+        .map(|r| {
+            (
+                r.result.clone(),
+                r.batch.as_ref().map(|b| (b.id.clone(), b.index)),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        vec![
+            (Some("first".to_owned()), None),
+            (Some("second".to_owned()), Some(("batch-2".to_owned(), 0))),
+            (Some("second".to_owned()), Some(("batch-2".to_owned(), 1))),
+        ]
+    );
+    assert!(!c.has_in_flight_turn());
+}

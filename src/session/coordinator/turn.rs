@@ -191,6 +191,11 @@ pub(crate) struct Turn {
     pub server_queued: bool,
     /// Runs whose `turn_finished` arrived.
     pub finished_runs: Vec<String>,
+    /// The server's id of the turn (`turn_finished.turn_id`), once known.
+    pub turn_id: Option<String>,
+    /// Our later inputs the server dequeued together with this one and runs in the same turn
+    /// (see `batch`): each ends with this turn, with its own result.
+    pub batched: Vec<Turn>,
 }
 
 impl Turn {
@@ -213,6 +218,8 @@ impl Turn {
             acknowledged: false,
             server_queued: false,
             finished_runs: Vec::new(),
+            turn_id: None,
+            batched: Vec::new(),
         }
     }
 

@@ -1,0 +1,107 @@
+//! Queued inputs the server runs as one turn (issue 36).
+//!
+//! letta-code dequeues every queued message of a conversation at once when it pumps its queue
+//! and runs them as one turn: one `update_queue` lists them all as `dequeued`, the loop status
+//! maps one run to all their `client_message_id`s, and one `turn_finished` (`turn_id`
+//! `batch-N`) ends them. Each `send()` still gets its own `result`: the first input's turn
+//! carries the later ones (its [`Turn::batched`]), and when it ends each of them ends too, in
+//! the order they were sent, with the same outcome, runs and text, and `result.batch` naming
+//! the turn that carried them.
+
+use super::result::{build_result, ResultContext};
+use super::turn::{Outcome, Turn};
+use super::TurnCoordinator;
+use crate::protocol::sdk_message::{SdkMessage, TurnBatch};
+
+impl TurnCoordinator {
+    /// The server runs the inputs `client_message_ids` (in any order) as one turn: those of
+    /// ours in flight become one batch, carried by the earliest of them. Fewer than two of
+    /// ours: nothing to do.
+    pub(super) fn batch_together<'i>(
+        &mut self,
+        client_message_ids: impl Iterator<Item = &'i str> + Clone,
+        now_ms: u64,
+    ) {
+        let named = |turn: &Turn| {
+            client_message_ids
+                .clone()
+                .any(|id| id == turn.client_message_id)
+        };
+        let active_named = self.active.as_ref().is_some_and(named);
+        let queued: Vec<usize> = (0..self.queued.len())
+            .filter(|&i| named(&self.queued[i]))
+            .collect();
+        // The carrier is the earliest named turn: the active one, else the first queued.
+        let followers = if active_named {
+            &queued[..]
+        } else {
+            queued.get(1..).unwrap_or(&[])
+        };
+        if followers.is_empty() {
+            return;
+        }
+        let mut joining = Vec::with_capacity(followers.len());
+        for &i in followers.iter().rev() {
+            joining.push(self.queued.remove(i));
+        }
+        joining.reverse();
+        let carrier = if active_named {
+            self.active.as_mut()
+        } else {
+            self.queued.get_mut(queued[0])
+        };
+        let Some(carrier) = carrier else {
+            return;
+        };
+        for mut turn in joining {
+            turn.started_at = now_ms;
+            let nested = std::mem::take(&mut turn.batched);
+            carrier.batched.push(turn);
+            carrier.batched.extend(nested);
+        }
+    }
+
+    /// The ended carrier's batch label (index 0), when it carried others.
+    pub(super) fn batch_label(carrier: &Turn) -> Option<TurnBatch> {
+        if carrier.batched.is_empty() {
+            return None;
+        }
+        let id = carrier
+            .turn_id
+            .clone()
+            .or_else(|| carrier.run_ids.first().cloned())
+            .unwrap_or_else(|| carrier.client_message_id.clone());
+        Some(TurnBatch {
+            id,
+            index: 0,
+            size: carrier.batched.len() + 1,
+        })
+    }
+
+    /// After the carrier's result: one result for each input it carried, in send order, with
+    /// the carrier's outcome, runs and text.
+    pub(super) fn end_carried(
+        &mut self,
+        carrier: &Turn,
+        outcome: &Outcome,
+        batch: &TurnBatch,
+        now_ms: u64,
+    ) {
+        for (index, turn) in carrier.batched.iter().enumerate() {
+            let message = build_result(
+                outcome.clone(),
+                ResultContext {
+                    assistant_text: &carrier.assistant_text,
+                    duration_ms: now_ms.saturating_sub(turn.started_at),
+                    conversation_id: Some(&self.runtime.conversation_id),
+                    run_ids: carrier.run_ids.clone(),
+                    batch: Some(TurnBatch {
+                        index: index + 1,
+                        ..batch.clone()
+                    }),
+                },
+            );
+            self.out.push_back(SdkMessage::Result(message));
+        }
+    }
+}
