@@ -170,7 +170,7 @@ impl Driver {
                 self.core.begin(call, self.now);
             }
             "P" => self.core.on_open(self.now),
-            "E" => self.core.on_transport_error("refused"),
+            "E" => self.core.on_transport_error("refused", self.now),
             _ => {}
         }
         self.settle();

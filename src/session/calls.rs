@@ -83,9 +83,7 @@ impl SessionCore {
             c.track_sent_turn(now, client_message_id.clone(), otid.map(str::to_owned));
             c.note_input_request(&client_message_id, &request_id);
         }
-        let frame = command.to_json();
-        self.track_input(&request_id, &frame);
-        self.write(frame);
+        self.write_input(request_id, command.to_json(), now);
         Ok(())
     }
 

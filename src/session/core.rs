@@ -216,7 +216,7 @@ impl SessionCore {
             }
             _ => {
                 self.init_calls.push(call);
-                self.reopen_attempt_started();
+                self.reopen_for_call(now);
                 if self.phase == Phase::Connecting && self.connect_deadline.is_none() {
                     self.connect_deadline = Some(now.saturating_add(self.request_timeout()));
                 }
@@ -296,7 +296,7 @@ impl SessionCore {
     pub fn on_tick(&mut self, now: u64) {
         if self.connect_deadline.is_some_and(|d| d <= now) {
             self.connect_deadline = None;
-            if self.phase == Phase::Connecting {
+            if self.phase == Phase::Connecting && !self.reopen_timed_out(now) {
                 self.fail_start(SessionError::timeout(
                     "Timed out waiting for the app-server WebSocket to open",
                 ));
@@ -334,8 +334,8 @@ impl SessionCore {
     }
 
     /// The socket failed before opening (a reopen retries, see `reconnect`).
-    pub fn on_transport_error(&mut self, detail: &str) {
-        if self.reopen_failed(detail) {
+    pub fn on_transport_error(&mut self, detail: &str, now: u64) {
+        if self.restart_lost_start(detail, now) {
             return;
         }
         if self.phase == Phase::Connecting && !self.closed {
@@ -384,10 +384,6 @@ impl SessionCore {
             deadline: now.saturating_add(timeout),
         });
         self.write(frame);
-    }
-
-    pub(super) fn write(&mut self, text: String) {
-        self.effects.push_back(Effect::Write(text));
     }
 
     /// Settles every call waiting for initialization with `result`.
@@ -454,5 +450,7 @@ mod tests_calls;
 mod tests_cloud;
 #[cfg(test)]
 mod tests_reconnect;
+#[cfg(test)]
+mod tests_reopen;
 #[cfg(test)]
 mod tests_repeats;

@@ -24,7 +24,7 @@ impl SessionCore {
         if self.closed {
             return;
         }
-        if self.reopen_failed("the socket closed") {
+        if self.restart_lost_start("the socket closed", now) {
             return;
         }
         #[cfg(any(test, feature = "cloud"))]
@@ -35,6 +35,7 @@ impl SessionCore {
             return;
         }
         self.closed = true;
+        self.drop_held_writes();
         if self.phase != Phase::Ready {
             self.phase = Phase::Failed;
             let error = SessionError::connection("App-server socket closed");
@@ -51,6 +52,8 @@ impl SessionCore {
         if self.closed {
             return;
         }
+        // Input the session accepted goes out before the close (it waited for the standby).
+        self.release_held_writes();
         self.closed = true;
         self.close_standby();
         self.recovering = None;

@@ -292,6 +292,7 @@ impl SessionCore {
 
     pub(super) fn finish_start(&mut self) {
         self.phase = Phase::Ready;
+        self.connections_ready();
         let info = self.init_info();
         self.settle_init(Ok(info));
         self.open_standby_if_wanted();

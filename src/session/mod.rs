@@ -28,6 +28,6 @@ pub use approvals::APPROVAL_CACHE_SIZE;
 pub use drain::CLOSE_DRAIN_MS;
 pub use error::SessionError;
 pub use options::{read_session_config, SessionOptions, SessionSetup};
-pub use reconnect::{LinkEffect, ReconnectPolicy};
+pub use reconnect::{LinkEffect, ReconnectPolicy, STANDBY_WAIT_MS};
 pub use repeats::{RecentFrames, REPEAT_WINDOW};
 pub use requests::CallId;

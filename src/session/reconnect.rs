@@ -20,13 +20,17 @@
 //! `recover_approvals` replays the state and any pending approval (the decision cache re-sends
 //! an answer already given, so `canUseTool` is asked once), and a new standby opens. When both
 //! drop, the acknowledged active turn ends with the recoverable `stream_closed` result, and the
-//! next call reopens the runtime (see [`SessionCore::is_idle_disconnected`]).
+//! session reopens the runtime by itself (`reopen`). An input goes out only once the standby is
+//! subscribed (`gate`), so that one dropped socket never takes a turn with it.
 
 use super::core::{Effect, Phase, SessionCore, Target};
 use super::error::SessionError;
 use crate::protocol::commands::{Command, RuntimeStart, Sync};
 use crate::protocol::peek_event_ids;
 use crate::protocol::runtime::Runtime;
+use gate::WriteGate;
+pub use gate::STANDBY_WAIT_MS;
+use reopen::PrimaryReopen;
 use stream_keys::{content_key, StreamKeys};
 
 /// `reconnect` when the option is absent: on.
@@ -68,6 +72,9 @@ pub enum LinkEffect {
     PromoteStandby,
     /// Close the standby socket.
     CloseStandby,
+    /// Open the primary socket again (same URL and credentials): every socket was lost, or the
+    /// start lost its socket (see `reopen`).
+    ReopenPrimary,
 }
 
 /// Where the standby socket is.
@@ -99,8 +106,14 @@ pub(super) struct Connections {
     pub standby: Standby,
     /// Standby opens that failed, or standbys that dropped, since one was last ready.
     standby_failures: u32,
-    /// The current reopen attempt already failed (an error and a close may both report it).
-    attempt_failed: bool,
+    /// The reopening of the primary socket.
+    primary: PrimaryReopen,
+    /// Reopen attempts that failed since the session was last ready.
+    reopen_failures: u32,
+    /// The session was ready once (a later start is a reopen of it).
+    was_ready: bool,
+    /// Writes held until the standby is subscribed.
+    gate: WriteGate,
     stream_keys: StreamKeys,
     unacked: Vec<UnackedInput>,
     /// The app heard `reconnecting` and not yet `reconnected`.
@@ -152,7 +165,7 @@ impl Connections {
 }
 
 impl SessionCore {
-    fn policy(&self) -> Option<ReconnectPolicy> {
+    pub(super) fn policy(&self) -> Option<ReconnectPolicy> {
         self.config.options.reconnect
     }
 
@@ -184,11 +197,11 @@ impl SessionCore {
         }
     }
 
-    fn link(&mut self, effect: LinkEffect) {
+    pub(super) fn link(&mut self, effect: LinkEffect) {
         self.effects.push_back(Effect::Link(effect));
     }
 
-    fn signal(&mut self, live: Option<bool>) {
+    pub(super) fn signal(&mut self, live: Option<bool>) {
         self.connections.signalled = live.is_some();
         self.effects
             .push_back(Effect::Connection(connection_event(live)));
@@ -244,6 +257,7 @@ impl SessionCore {
         if answer.bool("success") == Some(true) {
             self.connections.standby = Standby::Ready;
             self.connections.standby_failures = 0;
+            self.release_held_writes();
             if self.connections.signalled {
                 self.signal(None);
             }
@@ -272,13 +286,15 @@ impl SessionCore {
         };
         self.connections.standby_failures += 1;
         let failures = self.connections.standby_failures;
-        self.connections.standby = if failures > policy.max_attempts {
-            Standby::Off
+        if failures > policy.max_attempts {
+            // No standby will come: held input goes out on the primary alone.
+            self.connections.standby = Standby::Off;
+            self.release_held_writes();
         } else {
-            Standby::Waiting {
+            self.connections.standby = Standby::Waiting {
                 at: now.saturating_add(self.connections.backoff(&policy, failures)),
-            }
-        };
+            };
+        }
     }
 
     /// Whether a frame is to be handled: a stream frame the first time either socket brings
@@ -351,7 +367,7 @@ impl SessionCore {
     fn resend_unacked(&mut self) {
         let unacked = std::mem::take(&mut self.connections.unacked);
         for input in &unacked {
-            self.write(input.frame.clone());
+            self.write_now(input.frame.clone());
         }
         self.connections.unacked = unacked;
     }
@@ -364,12 +380,12 @@ impl SessionCore {
             recover_approvals: true,
             force_device_status: true,
         });
-        self.write(sync.to_json());
+        self.write_now(sync.to_json());
     }
 
     /// The primary socket dropped. With a ready standby it is promoted (`true`: nothing is
-    /// lost). Otherwise, with a policy, the session waits to reopen (`true`: the acknowledged
-    /// active turn ended `stream_closed`; the stream stays open). `false`: close as before.
+    /// lost). Otherwise, with a policy, the session reopens (`true`: the acknowledged active
+    /// turn ended `stream_closed`; the stream stays open). `false`: close as before.
     pub(super) fn survive_primary_drop(&mut self, now: u64) -> bool {
         if self.policy().is_none() || self.phase != Phase::Ready || !self.is_remote_target() {
             return false;
@@ -395,8 +411,7 @@ impl SessionCore {
             self.connections.standby = Standby::Off;
         }
         self.connections.standby_failures = 0;
-        self.recovering = Some(runtime);
-        self.phase = Phase::Connecting;
+        self.reopen_after_loss(runtime, now);
         self.recent_frames = Default::default();
         self.reject_all(SessionError::connection("App-server socket closed"));
         if let Some(c) = self.coordinator.as_mut() {
@@ -406,26 +421,45 @@ impl SessionCore {
         true
     }
 
-    /// When the next standby attempt is due.
+    /// When the next standby attempt, reopen attempt or release of held input is due.
     pub(super) fn reconnect_deadline(&self) -> Option<u64> {
-        match self.connections.standby {
+        let standby = match self.connections.standby {
             Standby::Waiting { at } => Some(at),
             _ => None,
-        }
+        };
+        let earliest = super::requests::earlier(standby, self.reopen_deadline());
+        super::requests::earlier(earliest, self.gate_deadline())
     }
 
-    /// Opens the standby once its retry is due.
+    /// Opens the standby or the primary once its retry is due, and lets held input go once
+    /// its wait is over.
     pub(super) fn reconnect_tick(&mut self, now: u64) {
         if matches!(self.connections.standby, Standby::Waiting { at } if at <= now) {
             self.open_standby_if_wanted();
         }
+        self.reopen_tick(now);
+        self.gate_tick(now);
     }
 
-    /// True while the session waits to reopen its transport (a Cloud session after an idle
-    /// drop, spec §3.11; a remote one after losing every socket): the next call reconnects
-    /// first.
+    /// True while the session is away from its runtime and a call must wait for it to come
+    /// back: a Cloud session after an idle drop (spec §3.11; the next call reconnects), a
+    /// remote one from losing every socket until its reopen finished.
     pub fn is_idle_disconnected(&self) -> bool {
-        self.recovering.is_some() && self.phase == Phase::Connecting && !self.closed
+        if self.closed || self.recovering.is_none() {
+            return false;
+        }
+        if self.is_remote_target() {
+            self.phase != Phase::Ready
+        } else {
+            self.phase == Phase::Connecting
+        }
+    }
+
+    /// The start finished: the session is whole again and a later loss reopens it.
+    pub(super) fn connections_ready(&mut self) {
+        self.connections.was_ready = true;
+        self.connections.primary = PrimaryReopen::Idle;
+        self.connections.reopen_failures = 0;
     }
 
     /// Closing the session: the standby goes with it.
@@ -436,6 +470,7 @@ impl SessionCore {
     }
 }
 
+mod gate;
 mod reopen;
 mod stream_keys;
 #[cfg(test)]

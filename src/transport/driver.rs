@@ -158,8 +158,16 @@ impl Driver {
     /// Opens the socket (see [`Dialer::app_server`]); a failure goes to the core as a
     /// transport error, which settles what waits on the connection. The dialer is kept for the
     /// standby and for reopening.
+    /// Later calls open nothing: the core reopens the socket itself
+    /// ([`LinkEffect::ReopenPrimary`]) and a call only waits for it.
     pub fn connect(&self, url: &str, constructor: Option<&js_sys::Function>, token: Option<&str>) {
-        self.state.borrow_mut().dialer = Some(Rc::new(Dialer::app_server(url, constructor, token)));
+        {
+            let mut state = self.state.borrow_mut();
+            if state.dialer.is_some() {
+                return;
+            }
+            state.dialer = Some(Rc::new(Dialer::app_server(url, constructor, token)));
+        }
         self.open_primary();
     }
 
@@ -201,7 +209,7 @@ impl Driver {
                     self.run(|core, now| core.on_open(now));
                 }
             }
-            Some(Err(error)) => self.run(|core, _| core.on_transport_error(&error)),
+            Some(Err(error)) => self.run(|core, now| core.on_transport_error(&error, now)),
             None => {}
         }
         self.pump();
@@ -256,7 +264,7 @@ impl Driver {
     /// Reports a failed Cloud connection attempt to the core (it settles what waits on it).
     #[cfg(feature = "cloud")]
     pub fn connect_failed(&self, detail: &str) {
-        self.run(|core, _| core.on_transport_error(detail));
+        self.run(|core, now| core.on_transport_error(detail, now));
     }
 
     /// Runs `step` on the core with the clock, then executes the effects.
@@ -318,7 +326,9 @@ impl Driver {
                 (Role::Primary, SocketEvent::Open) => core.on_open(now),
                 (Role::Primary, SocketEvent::Frame(text)) => core.on_frame(&text, now),
                 (Role::Primary, SocketEvent::Closed) => core.on_transport_closed(now),
-                (Role::Primary, SocketEvent::Error(detail)) => core.on_transport_error(&detail),
+                (Role::Primary, SocketEvent::Error(detail)) => {
+                    core.on_transport_error(&detail, now)
+                }
                 (Role::Standby, SocketEvent::Open) => core.on_standby_open(now),
                 (Role::Standby, SocketEvent::Frame(text)) => core.on_standby_frame(&text, now),
                 (Role::Standby, SocketEvent::Closed) => core.on_standby_closed(now),
@@ -420,6 +430,7 @@ impl Driver {
                 let gone = self.state.borrow_mut().standby.take();
                 drop(gone);
             }
+            LinkEffect::ReopenPrimary => self.open_primary(),
         }
     }
 

@@ -45,8 +45,35 @@ fn start_response(request_id: &str) -> String {
     )
 }
 
-/// A started session (`createSession("agent-1")`), effects drained.
+/// A started session (`createSession("agent-1")`), effects drained, whose standby (when it has a reconnect policy) is subscribed, so that
+/// input goes out at once (see `reconnect::gate`).
 pub(crate) fn started(options: &str) -> SessionCore {
+    let mut core = just_started(options);
+    core.on_standby_open(2);
+    let start = writes_on_standby(&effects(&mut core));
+    if let Some(start) = start.first() {
+        let id = start["request_id"].as_str().unwrap();
+        core.on_standby_frame(&start_response(id), 3);
+        assert!(effects(&mut core).is_empty());
+    }
+    core
+}
+
+/// What was written on the standby socket.
+pub(crate) fn writes_on_standby(effects: &[Effect]) -> Vec<serde_json::Value> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Link(crate::session::LinkEffect::WriteStandby(text)) => {
+                Some(serde_json::from_str(text).unwrap())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A session whose start just finished (its standby, if any, not open yet).
+pub(crate) fn just_started(options: &str) -> SessionCore {
     let mut core = SessionCore::new(config(
         Target::NewConversation {
             agent_id: "agent-1".into(),

@@ -3,11 +3,11 @@
 //! reopen after both dropped. Frames are stamped as letta-code 0.32.18 stamps them: each socket
 //! with its own `event_seq` and `idempotency_key`.
 
-use super::tests::{completion, effects, started, writes, RUNTIME};
+use super::tests::{completion, effects, just_started, started, writes, RUNTIME};
 use super::*;
 
 /// `frame` (with `RT` for the runtime) as one socket receives it, as its `seq`-th broadcast.
-fn on_socket(frame: &str, seq: u64, socket: &str) -> String {
+pub(super) fn on_socket(frame: &str, seq: u64, socket: &str) -> String {
     let frame = frame.replace("RT", RUNTIME);
     let body = frame.strip_suffix('}').unwrap();
     format!(
@@ -15,13 +15,13 @@ fn on_socket(frame: &str, seq: u64, socket: &str) -> String {
     )
 }
 
-const DELTA_1: &str = r#"{"type":"stream_delta","delta":{"id":"m1","message_type":"assistant_message","content":[{"type":"text","text":"Hi"}],"run_id":"run-1","seq_id":1},"runtime":RT}"#;
+pub(super) const DELTA_1: &str = r#"{"type":"stream_delta","delta":{"id":"m1","message_type":"assistant_message","content":[{"type":"text","text":"Hi"}],"run_id":"run-1","seq_id":1},"runtime":RT}"#;
 const DELTA_2: &str = r#"{"type":"stream_delta","delta":{"id":"m1","message_type":"assistant_message","content":[{"type":"text","text":" there"}],"run_id":"run-1","seq_id":2},"runtime":RT}"#;
-const STOP: &str = r#"{"type":"stream_delta","delta":{"message_type":"stop_reason","stop_reason":"end_turn","run_id":"run-1","seq_id":3},"runtime":RT}"#;
-const FINISHED: &str = r#"{"type":"turn_finished","turn_id":"t","stop_reason":"end_turn","run_id":"run-1","runtime":RT}"#;
+pub(super) const STOP: &str = r#"{"type":"stream_delta","delta":{"message_type":"stop_reason","stop_reason":"end_turn","run_id":"run-1","seq_id":3},"runtime":RT}"#;
+pub(super) const FINISHED: &str = r#"{"type":"turn_finished","turn_id":"t","stop_reason":"end_turn","run_id":"run-1","runtime":RT}"#;
 const BUSY: &str = r#"{"type":"update_loop_status","loop_status":{"status":"PROCESSING_API_RESPONSE","active_run_ids":["run-1"]},"runtime":RT}"#;
 
-fn links(effects: &[Effect]) -> Vec<LinkEffect> {
+pub(super) fn links(effects: &[Effect]) -> Vec<LinkEffect> {
     effects
         .iter()
         .filter_map(|e| match e {
@@ -31,7 +31,7 @@ fn links(effects: &[Effect]) -> Vec<LinkEffect> {
         .collect()
 }
 
-fn signals(effects: &[Effect]) -> Vec<serde_json::Value> {
+pub(super) fn signals(effects: &[Effect]) -> Vec<serde_json::Value> {
     effects
         .iter()
         .filter_map(|e| match e {
@@ -41,7 +41,7 @@ fn signals(effects: &[Effect]) -> Vec<serde_json::Value> {
         .collect()
 }
 
-fn standby_start(effects: &[Effect]) -> serde_json::Value {
+pub(super) fn standby_start(effects: &[Effect]) -> serde_json::Value {
     links(effects)
         .into_iter()
         .find_map(|l| match l {
@@ -51,7 +51,7 @@ fn standby_start(effects: &[Effect]) -> serde_json::Value {
         .expect("the standby's runtime_start")
 }
 
-fn start_answer(request_id: &str) -> String {
+pub(super) fn start_answer(request_id: &str) -> String {
     format!(
         r#"{{"type":"runtime_start_response","request_id":"{request_id}","success":true,"runtime":{RUNTIME},"agent":{{"id":"agent-1"}},"conversation":{{"id":"conv-1"}}}}"#
     )
@@ -59,41 +59,16 @@ fn start_answer(request_id: &str) -> String {
 
 /// A started session whose standby is ready.
 fn with_standby(options: &str) -> SessionCore {
-    let mut core = SessionCore::new(super::tests::config(
-        Target::NewConversation {
-            agent_id: "agent-1".into(),
-        },
-        options,
-    ));
-    core.begin(1, 0);
-    core.on_open(0);
-    let id = writes(&effects(&mut core))[0]["request_id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    core.on_frame(
-        &format!(
-            r#"{{"type":"runtime_start_response","request_id":"{id}","success":true,"runtime":{RUNTIME},"agent":{{"id":"agent-1"}},"conversation":{{"id":"conv-1"}}}}"#
-        ),
-        1,
-    );
-    let done = effects(&mut core);
-    assert!(completion(&done, 1).unwrap().is_ok());
-    assert_eq!(links(&done), [LinkEffect::OpenStandby]);
-    core.on_standby_open(2);
-    let start = standby_start(&effects(&mut core));
-    core.on_standby_frame(&start_answer(start["request_id"].as_str().unwrap()), 3);
-    assert!(effects(&mut core).is_empty());
-    core
+    started(options)
 }
 
-fn messages(core: &mut SessionCore) -> Vec<serde_json::Value> {
+pub(super) fn messages(core: &mut SessionCore) -> Vec<serde_json::Value> {
     std::iter::from_fn(|| core.pop_message())
         .map(|m| serde_json::from_str(&m).unwrap())
         .collect()
 }
 
-fn texts(messages: &[serde_json::Value]) -> Vec<String> {
+pub(super) fn texts(messages: &[serde_json::Value]) -> Vec<String> {
     messages
         .iter()
         .filter(|m| m["type"] == "assistant")
@@ -101,13 +76,14 @@ fn texts(messages: &[serde_json::Value]) -> Vec<String> {
         .collect()
 }
 
-fn results(messages: &[serde_json::Value]) -> Vec<&serde_json::Value> {
+pub(super) fn results(messages: &[serde_json::Value]) -> Vec<&serde_json::Value> {
     messages.iter().filter(|m| m["type"] == "result").collect()
 }
 
 #[test]
 fn the_standby_joins_the_conversation_without_changing_it() {
-    let mut core = started(r#"{"permissionMode":"unrestricted","cwd":"/w","skillSources":["a"]}"#);
+    let mut core =
+        just_started(r#"{"permissionMode":"unrestricted","cwd":"/w","skillSources":["a"]}"#);
     let opened = links(&effects(&mut core));
     assert!(opened.is_empty(), "effects were drained by started()");
     // `started` drained the OpenStandby; the core waits for the socket.
@@ -265,8 +241,16 @@ fn an_approval_sent_again_after_a_promotion_asks_once_and_answers_again() {
     assert_eq!(writes(&again), [answer]);
 }
 
+/// Fires the due reopen attempt: the driver is asked to open the primary again.
+pub(super) fn reopen_due(core: &mut SessionCore) -> u64 {
+    let at = core.next_deadline().expect("a reopen attempt is scheduled");
+    core.on_tick(at);
+    assert!(links(&effects(core)).contains(&LinkEffect::ReopenPrimary));
+    at
+}
+
 #[test]
-fn losing_both_sockets_ends_the_turn_once_and_the_next_call_reopens() {
+fn losing_both_sockets_ends_the_turn_once_and_the_session_reopens_by_itself() {
     let mut core = with_standby("");
     core.send(r#""hello""#, None, 10).unwrap();
     let input = writes(&effects(&mut core)).remove(0);
@@ -299,14 +283,16 @@ fn losing_both_sockets_ends_the_turn_once_and_the_next_call_reopens() {
         core.send(r#""again""#, None, 15).is_err(),
         "not before the reopen"
     );
-    // The next call reopens the same conversation, with nothing created.
-    core.begin(2, 20);
-    core.on_open(21);
+    // A call meanwhile waits for the reopen, which comes after the backoff without it.
+    core.begin(2, 16);
+    assert!(links(&effects(&mut core)).is_empty(), "no second socket");
+    let at = reopen_due(&mut core);
+    core.on_open(at);
     let start = writes(&effects(&mut core)).remove(0);
     assert_eq!(start["type"], "runtime_start");
     assert_eq!(start["conversation_id"], "conv-1");
     assert!(start.get("create_conversation").is_none());
-    core.on_frame(&start_answer(start["request_id"].as_str().unwrap()), 22);
+    core.on_frame(&start_answer(start["request_id"].as_str().unwrap()), at + 1);
     let reopened = effects(&mut core);
     assert!(completion(&reopened, 2).unwrap().is_ok());
     let sent = writes(&reopened);
@@ -319,8 +305,7 @@ fn losing_both_sockets_ends_the_turn_once_and_the_next_call_reopens() {
         [serde_json::json!({"type": "reconnected"})]
     );
     assert!(links(&reopened).contains(&LinkEffect::OpenStandby));
-    core.send(r#""again""#, None, 23).unwrap();
-    assert_eq!(writes(&effects(&mut core))[0]["type"], "input");
+    assert!(!core.is_idle_disconnected());
 }
 
 #[test]
@@ -328,16 +313,18 @@ fn input_the_server_never_acknowledged_is_sent_once_after_the_reopen() {
     let mut core = started(r#"{"reconnect":{"maxAttempts":3,"backoffMs":10}}"#);
     core.send(r#""hello""#, Some("otid-9"), 10).unwrap();
     let input = writes(&effects(&mut core)).remove(0);
+    // Both sockets go before the server acknowledged the input.
+    core.on_standby_closed(11);
     core.on_transport_closed(11);
     effects(&mut core);
     assert!(
         !messages(&mut core).iter().any(|m| m["type"] == "result"),
         "the turn is not over: its input was never accepted"
     );
-    core.begin(2, 20);
-    core.on_open(21);
+    let at = reopen_due(&mut core);
+    core.on_open(at);
     let start = writes(&effects(&mut core)).remove(0);
-    core.on_frame(&start_answer(start["request_id"].as_str().unwrap()), 22);
+    core.on_frame(&start_answer(start["request_id"].as_str().unwrap()), at + 1);
     let sent = writes(&effects(&mut core));
     assert_eq!(
         sent.iter()
@@ -345,9 +332,9 @@ fn input_the_server_never_acknowledged_is_sent_once_after_the_reopen() {
             .collect::<Vec<_>>(),
         [&input]
     );
-    core.on_frame(&on_socket(DELTA_1, 1, "c"), 23);
-    core.on_frame(&on_socket(STOP, 2, "c"), 24);
-    core.on_frame(&on_socket(FINISHED, 3, "c"), 25);
+    core.on_frame(&on_socket(DELTA_1, 1, "c"), at + 2);
+    core.on_frame(&on_socket(STOP, 2, "c"), at + 3);
+    core.on_frame(&on_socket(FINISHED, 3, "c"), at + 4);
     while let Some(deadline) = core.next_deadline() {
         if deadline > 10_000 {
             break;
@@ -361,27 +348,35 @@ fn input_the_server_never_acknowledged_is_sent_once_after_the_reopen() {
 }
 
 #[test]
-fn a_failed_reopen_fails_the_call_once_and_the_next_call_tries_again() {
-    let mut core = started("");
+fn a_reopen_that_keeps_failing_retries_then_fails_the_waiting_call_and_the_next_call_tries_again() {
+    let mut core = started(r#"{"reconnect":{"maxAttempts":2,"backoffMs":10}}"#);
+    core.on_standby_closed(5);
     core.on_transport_closed(10);
     effects(&mut core);
-    core.begin(2, 20);
-    // An error and then a close report the same failed attempt: one rejection.
-    core.on_transport_error("refused");
-    core.on_transport_closed(21);
+    core.begin(2, 11);
+    // Two attempts: the first fails and the call waits, the second fails and the call fails.
+    {
+        let at = reopen_due(&mut core);
+        // An error and then a close report the same failed attempt: one retry.
+        core.on_transport_error("refused", at);
+        core.on_transport_closed(at);
+        assert!(
+            completion(&effects(&mut core), 2).is_none(),
+            "the call waits while attempts remain"
+        );
+    }
+    let at = reopen_due(&mut core);
+    core.on_transport_error("refused", at);
     let failed = effects(&mut core);
-    let errors: Vec<_> = failed
-        .iter()
-        .filter(|e| matches!(e, Effect::Complete { result: Err(_), .. }))
-        .collect();
-    assert_eq!(errors.len(), 1, "{failed:?}");
     let error = completion(&failed, 2).unwrap().unwrap_err();
     assert!(error
         .message
         .starts_with("App-server WebSocket failed to reopen"));
+    assert_eq!(core.next_deadline(), None, "no more attempts by itself");
     assert!(core.is_idle_disconnected() && !core.is_closed());
-    // A later call starts over and can succeed.
+    // A later call starts over at once and can succeed.
     core.begin(3, 30);
+    assert!(links(&effects(&mut core)).contains(&LinkEffect::ReopenPrimary));
     core.on_open(31);
     let start = writes(&effects(&mut core)).remove(0);
     core.on_frame(&start_answer(start["request_id"].as_str().unwrap()), 32);
