@@ -17,7 +17,19 @@ export type * from "./management.js";
 export type * from "./backends.js";
 export type * from "./errors.js";
 export { RepositoriesClient } from "./backends.js";
-export { CloudManagedSandboxExpiredError, ConversationForkHydrationError } from "./errors.js";
+export {
+  APIError,
+  CloudManagedSandboxExpiredError,
+  ConversationForkHydrationError,
+  LettaClosedError,
+  LettaConnectionError,
+  LettaInvalidArgumentError,
+  LettaNotInitializedError,
+  LettaRequestError,
+  LettaStateError,
+  LettaTimeoutError,
+  LettaUnsupportedError,
+} from "./errors.js";
 export * from "./transcript.js";
 
 declare global {

@@ -1,7 +1,7 @@
-// Errors of `letta-agent-wasm`. Everything the package throws (or rejects with) is an `Error`
-// with a stable `name` and `code`; branch on those, not on the message text. Only the two
-// classes below exist at run time; the other kinds are plain `Error` objects that the
-// `LettaError` union describes (`const e = caught as LettaError; if (e.code === "timeout") …`).
+// Errors of `letta-agent-wasm`. Everything the package throws (or rejects with) is an instance
+// of one of the classes below, whether JavaScript or the Rust core built it: `instanceof`,
+// `name` and `code` all hold. Branch on the class or on `code`, not on the message text.
+// `LettaError` is their union, discriminated by `name` and `code`.
 
 /** Each error `name` the package uses, with its `code`. */
 export interface LettaErrorCodes {
@@ -21,6 +21,8 @@ export interface LettaErrorCodes {
   LettaUnsupportedError: "unsupported";
   /** Used before `await init()` in a browser or bundler. */
   LettaNotInitializedError: "not_initialized";
+  /** A Letta Cloud REST call answered with a non-2xx status. See {@link APIError}. */
+  APIError: "api_error";
   /** See {@link CloudManagedSandboxExpiredError}. */
   CloudManagedSandboxExpiredError: "managed_sandbox_expired";
   /** See {@link ConversationForkHydrationError}. */
@@ -33,20 +35,44 @@ export type LettaErrorName = keyof LettaErrorCodes;
 /** The `code` of an error thrown by the package. */
 export type LettaErrorCode = LettaErrorCodes[LettaErrorName];
 
-/** A plain `Error` of the package with a given name (and the matching code). */
+/** What every error of the package has: its `name` and the matching `code`. */
 export interface LettaTypedError<N extends LettaErrorName = LettaErrorName> extends Error {
   readonly name: N;
   readonly code: LettaErrorCodes[N];
 }
 
-export type LettaInvalidArgumentError = LettaTypedError<"LettaInvalidArgumentError">;
-export type LettaTimeoutError = LettaTypedError<"LettaTimeoutError">;
-export type LettaClosedError = LettaTypedError<"LettaClosedError">;
-export type LettaConnectionError = LettaTypedError<"LettaConnectionError">;
-export type LettaRequestError = LettaTypedError<"LettaRequestError">;
-export type LettaStateError = LettaTypedError<"LettaStateError">;
-export type LettaUnsupportedError = LettaTypedError<"LettaUnsupportedError">;
-export type LettaNotInitializedError = LettaTypedError<"LettaNotInitializedError">;
+/** The base of the classes below (not exported at run time; use the classes or `LettaError`). */
+declare class LettaErrorClass<N extends LettaErrorName> extends Error implements LettaTypedError<N> {
+  constructor(message?: string, options?: { cause?: unknown });
+  readonly name: N;
+  readonly code: LettaErrorCodes[N];
+}
+
+/** Bad options or arguments (validation texts follow the reference SDK). */
+export declare class LettaInvalidArgumentError extends LettaErrorClass<"LettaInvalidArgumentError"> {}
+/** A request, device-status wait or turn outlived its timeout. */
+export declare class LettaTimeoutError extends LettaErrorClass<"LettaTimeoutError"> {}
+/** Use after `close()`. */
+export declare class LettaClosedError extends LettaErrorClass<"LettaClosedError"> {}
+/** The WebSocket could not be opened, or dropped while a call was pending. */
+export declare class LettaConnectionError extends LettaErrorClass<"LettaConnectionError"> {}
+/** The app server answered `success: false` (its `error` text is the message). */
+export declare class LettaRequestError extends LettaErrorClass<"LettaRequestError"> {}
+/** A call that is not valid now. */
+export declare class LettaStateError extends LettaErrorClass<"LettaStateError"> {}
+/** A feature this client does not offer on this backend. */
+export declare class LettaUnsupportedError extends LettaErrorClass<"LettaUnsupportedError"> {}
+/** Used before `await init()` in a browser or bundler. */
+export declare class LettaNotInitializedError extends LettaErrorClass<"LettaNotInitializedError"> {}
+
+/** A Letta Cloud REST call answered with a non-2xx status: the message is `<status> <body>`. */
+export declare class APIError extends Error {
+  constructor(status: number, message: string);
+  readonly name: "APIError";
+  readonly code: "api_error";
+  /** The HTTP status. */
+  readonly status: number;
+}
 
 /**
  * Every error the package throws, discriminated by `name` (or `code`). Errors thrown by your own
@@ -61,6 +87,7 @@ export type LettaError =
   | LettaStateError
   | LettaUnsupportedError
   | LettaNotInitializedError
+  | APIError
   | CloudManagedSandboxExpiredError
   | ConversationForkHydrationError;
 

@@ -146,10 +146,27 @@ interface SDKResultFields {
   stopReason?: SDKStopReason;
   /** Runs of the turn; absent when none is known. */
   runIds?: string[];
+  /**
+   * Set when the server ran several of this session's queued inputs as one turn (letta-code
+   * dequeues every queued message at once): each `send()` of the batch still gets its own
+   * result, in the order they were sent, with the batch's outcome, `runIds` and `result` text.
+   * Absent for a turn that ran one input.
+   */
+  batch?: SDKTurnBatch;
   /** Never set by the portable core. */
   totalCostUsd?: number;
   /** Never set by the portable core. */
   recoveryAttempts?: number;
+}
+
+/** Which server turn carried a batched input (`result.batch`). */
+export interface SDKTurnBatch {
+  /** The server's turn id (`turn_finished.turn_id`, e.g. `"batch-1"`); the run id when it named none. */
+  id: string;
+  /** This input's place in the batch: 0 for the first (whose turn the stream showed), then 1, 2, … */
+  index: number;
+  /** How many of this session's inputs the batch carried. */
+  size: number;
 }
 
 /** The end of a successful turn. */

@@ -3,7 +3,7 @@
 // streaming. `init()` is memoized; it also accepts a URL, a Response, bytes or a module.
 // `init({ cloud: true })` loads the Cloud build instead (the same module plus `backend: "cloud"`;
 // `module_or_path` may name its .wasm), so browsers that only talk to an app server never fetch it.
-import initGlue, { SessionDriver, TextFragment, TranscriptCore } from "../wasm/web/letta_agent_wasm.js";
+import initGlue, { SessionDriver, TextFragment, TranscriptCore, setErrorFactory } from "../wasm/web/letta_agent_wasm.js";
 import { install, isReady } from "../lib/runtime.js";
 
 let pending = null;
@@ -27,7 +27,7 @@ export function init(input) {
     const source = input ?? new URL("../wasm/web/letta_agent_wasm_bg.wasm", import.meta.url);
     // Only the bindings the wrapper uses are installed, so a bundler can drop the rest of the glue.
     pending = initGlue({ module_or_path: source }).then(
-      (exports) => install({ SessionDriver, TextFragment, TranscriptCore }, exports),
+      (exports) => install({ SessionDriver, TextFragment, TranscriptCore, setErrorFactory }, exports),
       (error) => {
         pending = null; // a failed attempt can be retried
         throw error;

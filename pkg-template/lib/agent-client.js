@@ -5,12 +5,12 @@
 
 import { clientConfig } from "./options.js";
 import { cloudWasm, wasm } from "./runtime.js";
-import { closedError, ConversationForkHydrationError, invalidArgument, typedError } from "./errors.js";
+import { closedError, ConversationForkHydrationError, invalidArgument, LettaNotInitializedError, LettaUnsupportedError } from "./errors.js";
 import { LettaCodeSession, newDriver } from "./session.js";
 import { asyncDisposeSymbol, isNonEmptyString, parse } from "./values.js";
 
 const cloudOnly = (what) =>
-  typedError("LettaUnsupportedError", "unsupported", `${what} is only available with backend: "cloud".`);
+  new LettaUnsupportedError(`${what} is only available with backend: "cloud".`);
 const throwCloudOnly = (what) => {
   throw cloudOnly(what);
 };
@@ -58,7 +58,7 @@ export class LettaAgentClient {
     if (rest.backend === "cloud") {
       const bindings = cloudWasm();
       if (bindings === null) {
-        throw typedError("LettaNotInitializedError", "not_initialized", 'backend: "cloud" needs `await init({ cloud: true })`.');
+        throw new LettaNotInitializedError('backend: "cloud" needs `await init({ cloud: true })`.');
       }
       this.#cloud = new bindings.CloudBackend(bindings.CloudClient, rest, globalThis.process?.env, _fetch);
       this.backend = "cloud";

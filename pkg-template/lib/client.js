@@ -1,4 +1,16 @@
 // The portable `/client` surface, shared by every platform loader.
 export { createTranscriptAccumulator, extractStreamTextDelta } from "./transcript.js";
 export { LettaAgentClient, RepositoriesClient, createReactNativeWebSocketConstructor } from "./agent-client.js";
-export { CloudManagedSandboxExpiredError, ConversationForkHydrationError } from "./errors.js";
+export {
+  APIError,
+  CloudManagedSandboxExpiredError,
+  ConversationForkHydrationError,
+  LettaClosedError,
+  LettaConnectionError,
+  LettaInvalidArgumentError,
+  LettaNotInitializedError,
+  LettaRequestError,
+  LettaStateError,
+  LettaTimeoutError,
+  LettaUnsupportedError,
+} from "./errors.js";

@@ -6,8 +6,9 @@
 // (agent-client.js): they call `management(type, json)` with the app server's management
 // command names, which `CloudBackend.management` maps to the REST calls, returning the same
 // shapes. Browsers load this module with the Cloud build (browser/cloud-load.js), so it keeps
-// no state of its own and imports nothing that has any.
+// no state of its own (its error classes are the realm's one set, see errors.js).
 
+import { LettaInvalidArgumentError } from "./errors.js";
 import { isNonEmptyString } from "./values.js";
 
 /** The JSON view of the client options: top-level functions left out (`JSON.stringify` would drop them too). */
@@ -16,10 +17,7 @@ const withoutFunctions = (options) => Object.fromEntries(Object.entries(options)
 /** `{type: "repository", repositoryId}` ids and other ids the facades check before a call. */
 function required(value, what) {
   if (!isNonEmptyString(value)) {
-    const error = new Error(`Invalid ${what}. Expected a non-empty string.`);
-    error.name = "LettaInvalidArgumentError";
-    error.code = "invalid_argument";
-    throw error;
+    throw new LettaInvalidArgumentError(`Invalid ${what}. Expected a non-empty string.`);
   }
   return value;
 }

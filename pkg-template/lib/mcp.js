@@ -12,7 +12,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 // The small, eval-free validator (the default one compiles schemas with `new Function`, which
 // browsers with a content security policy refuse, and weighs several times more).
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import { invalidArgument, typedError } from "./errors.js";
+import { invalidArgument, LettaUnsupportedError } from "./errors.js";
 import { isNonEmptyString, isObject } from "./values.js";
 
 const shown = (value) => (typeof value === "string" ? value : "?");
@@ -70,9 +70,7 @@ const canSpawn = () =>
 
 /** Thrown for a stdio server where no child process can be started. */
 export function stdioUnavailable(name) {
-  return typedError(
-    "LettaUnsupportedError",
-    "unsupported",
+  return new LettaUnsupportedError(
     `mcpServers.${name}: stdio MCP servers need Node.js (they run a child process); use type "http" or "sse" in a browser or React Native.`,
   );
 }

@@ -6,10 +6,10 @@
 // Every function takes the JSON view of the caller's value (`JSON.parse(JSON.stringify(x))`),
 // which is what travels to the core: `undefined` members are gone, functions removed.
 
-import { invalidArgument, typedError } from "./errors.js";
+import { invalidArgument, LettaUnsupportedError } from "./errors.js";
 import { isNonEmptyString, isObject } from "./values.js";
 
-const unsupported = (message) => typedError("LettaUnsupportedError", "unsupported", message);
+const unsupported = (message) => new LettaUnsupportedError(message);
 
 const PORTABLE_BACKEND_ERROR =
   'The portable "@letta-ai/letta-agent-sdk/client" entry point supports backend: "remote" and backend: "cloud" only. Import from "@letta-ai/letta-agent-sdk" for local execution.';

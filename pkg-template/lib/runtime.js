@@ -7,7 +7,7 @@
 // when an app calls `init({ cloud: true })`: the browser `/client` build stays within its size
 // ceiling. `cloudWasm()` has them once loaded.
 
-import { typedError } from "./errors.js";
+import { errorFromRust, LettaNotInitializedError } from "./errors.js";
 
 let glue = null;
 let memory = null;
@@ -15,6 +15,8 @@ let cloudGlue = null;
 
 /** Called by each platform loader once its module is instantiated (`exports`: the instance's). */
 export function install(bindings, exports) {
+  // Errors built in Rust become instances of the exported classes (errors.js).
+  bindings.setErrorFactory(errorFromRust);
   glue = bindings;
   memory = exports?.memory ?? null;
   if (bindings.CloudClient) cloudGlue = bindings;
@@ -38,9 +40,7 @@ export function isReady() {
 /** The wasm-bindgen exports; throws a typed error before initialization. */
 export function wasm() {
   if (glue === null) {
-    throw typedError(
-      "LettaNotInitializedError",
-      "not_initialized",
+    throw new LettaNotInitializedError(
       "letta-agent-wasm is not initialized: call `await init()` (exported by the package) before using it in a browser.",
     );
   }

@@ -4,7 +4,7 @@
 // listeners) and disposal.
 
 import { wasm } from "./runtime.js";
-import { closedError, invalidArgument, typedError } from "./errors.js";
+import { closedError, invalidArgument, LettaStateError } from "./errors.js";
 import { sessionOptions, sessionTarget } from "./options.js";
 import { asyncDisposeSymbol, isNonEmptyString, isObject, parse } from "./values.js";
 
@@ -213,7 +213,7 @@ export class LettaCodeSession {
 
   /** Advanced: starts the session explicitly; returns the init message. */
   async initialize() {
-    if (this.#info !== null) throw typedError("LettaStateError", "invalid_state", "Session already initialized");
+    if (this.#info !== null) throw new LettaStateError("Session already initialized");
     return this.#ensureInitialized();
   }
 
@@ -396,9 +396,7 @@ export class LettaCodeSession {
   async sendAndWaitForResult(message) {
     await this.#ensureInitialized();
     if (this.#live().hasInFlightTurn()) {
-      throw typedError(
-        "LettaStateError",
-        "invalid_state",
+      throw new LettaStateError(
         "A turn is already in flight for this app-server session. Use send() and stream() to let the listener queue messages.",
       );
     }

@@ -1,14 +1,48 @@
-//! Typed errors built in Rust: JS `Error`s with the `name` and `code` the wrapper's
-//! `errors.js` uses for the same cases.
+//! Typed errors built in Rust. The wrapper hands over its `errorFromRust(name, message, fields)`
+//! (`pkg-template/lib/errors.js`, the one map from error names to the exported classes) when it
+//! installs the module, so an error made here is an instance of the same class as one made in
+//! JavaScript. Without it (the wasm-bindgen tests) a plain `Error` with `name` and `code`.
 
-use wasm_bindgen::JsValue;
+use js_sys::{Function, Object, Reflect};
+use std::cell::RefCell;
+use wasm_bindgen::prelude::*;
 
-/// An `Error` with the given name and code.
-pub fn typed_error(name: &str, code: &str, message: &str) -> JsValue {
+thread_local! {
+    /// The wrapper's `errorFromRust`, once installed.
+    static FACTORY: RefCell<Option<Function>> = const { RefCell::new(None) };
+}
+
+/// `setErrorFactory(errorFromRust)`: called once by the wrapper's loader (`lib/runtime.js`).
+#[wasm_bindgen(js_name = setErrorFactory)]
+pub fn set_error_factory(factory: Function) {
+    FACTORY.with(|f| *f.borrow_mut() = Some(factory));
+}
+
+/// An error of class `name` (with `code` when no factory is installed) and extra `fields`.
+fn error_with(name: &str, code: &str, message: &str, fields: Option<&Object>) -> JsValue {
+    let made = FACTORY.with(|f| {
+        let factory = f.borrow();
+        let fields = fields.map_or(JsValue::UNDEFINED, JsValue::from);
+        factory.as_ref().and_then(|make| {
+            make.call3(&JsValue::NULL, &name.into(), &message.into(), &fields)
+                .ok()
+        })
+    });
+    if let Some(error) = made {
+        return error;
+    }
     let error = js_sys::Error::new(message);
     error.set_name(name);
-    let _ = js_sys::Reflect::set(&error, &"code".into(), &code.into());
+    let _ = Reflect::set(&error, &"code".into(), &code.into());
+    if let Some(fields) = fields {
+        let _ = Object::assign(&error, fields);
+    }
     error.into()
+}
+
+/// An `Error` of the class named `name` (`code` is its code, for the factory-less fallback).
+pub fn typed_error(name: &str, code: &str, message: &str) -> JsValue {
+    error_with(name, code, message, None)
 }
 
 /// Use after close (`LettaClosedError`, `closed`).
@@ -16,17 +50,17 @@ pub fn closed_error(message: &str) -> JsValue {
     typed_error("LettaClosedError", "closed", message)
 }
 
-/// A Cloud error as JS sees it: `name`, `code`, and `status` (HTTP errors) or `sandboxId` and
+/// A Cloud error as JS sees it: its class, with `status` (HTTP errors) or `sandboxId` and
 /// `conversationId` (`CloudManagedSandboxExpiredError`) when set.
 #[cfg(feature = "cloud")]
 pub fn cloud_error(error: &crate::cloud::CloudError) -> JsValue {
-    let value = typed_error(error.name, error.code, &error.message);
+    let fields = Object::new();
     if let Some(status) = error.status {
-        let _ = js_sys::Reflect::set(&value, &"status".into(), &f64::from(status).into());
+        let _ = Reflect::set(&fields, &"status".into(), &f64::from(status).into());
     }
     if let Some((sandbox_id, conversation_id)) = &error.sandbox {
-        let _ = js_sys::Reflect::set(&value, &"sandboxId".into(), &sandbox_id.into());
-        let _ = js_sys::Reflect::set(&value, &"conversationId".into(), &conversation_id.into());
+        let _ = Reflect::set(&fields, &"sandboxId".into(), &sandbox_id.into());
+        let _ = Reflect::set(&fields, &"conversationId".into(), &conversation_id.into());
     }
-    value
+    error_with(error.name, error.code, &error.message, Some(&fields))
 }

@@ -61,3 +61,47 @@ impl SessionError {
         Self::closed("Session is closed")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::SessionError;
+
+    /// The wrapper's map from error names to classes (`lib/errors.js`): every name and code the
+    /// core reports must be defined there, or JS would get a plain `Error`.
+    const CLASSES: &str = include_str!("../../pkg-template/lib/errors.js");
+
+    fn defined(name: &str, code: &str) -> bool {
+        let line = ["define(", name, ", \"", name, "\", \"", code, "\");"].concat();
+        CLASSES.contains(&line)
+    }
+
+    #[test]
+    fn every_session_error_has_its_class_in_the_wrapper() {
+        for error in [
+            SessionError::invalid(""),
+            SessionError::timeout(""),
+            SessionError::closed(""),
+            SessionError::connection(""),
+            SessionError::request_failed(""),
+            SessionError::state(""),
+            SessionError::unsupported(""),
+        ] {
+            assert!(defined(error.name, error.code), "{error:?}");
+        }
+    }
+
+    #[test]
+    fn every_cloud_error_has_its_class_in_the_wrapper() {
+        use crate::cloud::CloudError;
+        for error in [
+            CloudError::invalid(""),
+            CloudError::bad_response(""),
+            CloudError::connection(""),
+            CloudError::api(500, ""),
+            CloudError::sandbox_expired("s", "c"),
+        ] {
+            assert!(defined(error.name, error.code), "{error:?}");
+        }
+        assert!(!defined("NoSuchError", "nothing"), "the check can fail");
+    }
+}

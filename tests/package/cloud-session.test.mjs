@@ -126,6 +126,29 @@ test("the turn's streamed rows rebased onto listMessages() hold each row once; R
   assert.deepEqual(project(restRows), project(fresh), "REST conversations.listMessages gives the same rows");
 });
 
+test("inputs queued behind a running turn run as one batch: one result per send, in order (issue 36)", { timeout: 60_000 }, async () => {
+  const s = client.createSession(agentId, {});
+  try {
+    await s.send("[slow] no tools, a long answer");
+    for await (const m of s.stream()) if (m.type === "reasoning" || m.type === "assistant") break;
+    await Promise.all([1, 2, 3].map((n) => s.send(`no tools, cloud batch ${n}`)));
+    const results = [];
+    while (results.length < 4) for await (const m of s.stream()) if (m.type === "result") results.push(m);
+    assert.deepEqual(
+      results.map((r) => [r.success, r.batch?.index, r.batch?.size]),
+      [
+        [true, undefined, undefined],
+        [true, 0, 3],
+        [true, 1, 3],
+        [true, 2, 3],
+      ],
+      JSON.stringify(results),
+    );
+  } finally {
+    s.close();
+  }
+});
+
 test("duplicated idempotency keys: no message is duplicated", async () => {
   cloud.standIn.faults.duplicateIdempotencyKeys = true;
   const messages = await turn(session, `no tools, duplicates ${stamp}`);

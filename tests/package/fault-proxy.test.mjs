@@ -9,7 +9,7 @@ import { LettaAgentClient, createTranscriptAccumulator } from "letta-agent-wasm/
 import { startPeer } from "./support/real-peer.mjs";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { seeded, startFaultProxy, TO_CLIENT } from "./support/fault-proxy.mjs";
+import { startFaultProxy, TO_CLIENT } from "./support/fault-proxy.mjs";
 
 /** The longest one turn may take before the test calls it a hang. */
 const TURN_LIMIT_MS = 60_000;
@@ -188,80 +188,103 @@ test("both connections cut at once mid-turn: one recoverable stream_closed resul
   assert.deepEqual(errors, []);
 });
 
-test("ONE of the session's connections cut at 20 seeded points of approval tool turns: each turn ends once, successfully; rows, tools and approvals once", async () => {
-  const random = seeded(2026);
-  let target = -1;
-  const proxy = await startFaultProxy(peer.url, {
-    // Counting starts at the turn's first stream frame; the cut lands 1–40 frames later.
-    dropAfter: { [TO_CLIENT]: 1_000_000 },
-    countFrom: (text, direction) => direction === TO_CLIENT && text.includes('"type":"stream_delta"'),
-    cutOnly: (index) => index === target,
+/** The script of the cut tests: a fresh session that sends at once (its start is part of the turn) an approved tool call. */
+async function cutTurn(proxy, agentId, workspace, label) {
+  const asked = [];
+  const changes = [];
+  const session = proxy.client.createSession(agentId, {
+    reconnect: { backoffMs: 50 },
+    canUseTool: async (toolName, input) => {
+      asked.push({ toolName, input });
+      return { behavior: "allow" };
+    },
   });
-  const client = new LettaAgentClient({ backend: "remote", url: proxy.url, authToken: peer.token, WebSocket });
+  session.onConnectionChange((change) => changes.push(change.type));
+  const file = join(workspace, `${label}.log`);
+  const opened = proxy.connections.length;
+  try {
+    const messages = await turn(session, `Please run \`echo ran >> ${file}\` and tell me what it printed.`);
+    // Frames each of the session's connections had received when the turn ended.
+    const framesAtResult = proxy.connections.slice(opened).map((c) => c.sent[TO_CLIENT]);
+    const results = messages.filter((m) => m.type === "result");
+    const live = createTranscriptAccumulator();
+    live.applyMany(messages);
+    const page = await session.listMessages({ limit: 200 });
+    const project = (rows) => rows.map((row) => ({ kind: row.kind, text: row.text, toolCallId: row.toolCallId }));
+    const liveRows = project(live.rebase(page));
+    const keys = live.rows().map((row) => row.key);
+    return {
+      results: results.length,
+      success: results[0]?.success,
+      stop: results[0]?.stopReason,
+      last: messages.at(-1)?.type,
+      timedOut: messages.some((m) => /Timed out/.test(`${m.error ?? ""} ${m.errorDetail ?? ""} ${m.message ?? ""}`)),
+      ran: existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0,
+      asked: asked.length,
+      calls: new Set(messages.filter((m) => m.type === "tool_call").map((c) => c.toolCallId)).size,
+      rowsMatch: JSON.stringify(liveRows) === JSON.stringify(project(createTranscriptAccumulator().rebase(page))),
+      duplicatedRows: keys.length - new Set(keys).size,
+      changes: changes.join(","),
+      framesAtResult,
+    };
+  } finally {
+    session.close();
+  }
+}
+
+/** `count` cut points spread evenly over frames 1..`frames` (each at most once). */
+function spread(count, frames) {
+  return [...new Set(Array.from({ length: count }, (_, k) => 1 + Math.round((k * (frames - 1)) / (count - 1))))];
+}
+
+test("ONE connection cut at 48 points spread over the whole turn, from the first server frame (start included), primary and standby: each turn ends once, successfully; tool, approval and rows once", async () => {
+  let target = -1;
+  const proxy = await startFaultProxy(peer.url, { cutOnly: (index) => index === target });
+  proxy.client = new LettaAgentClient({ backend: "remote", url: proxy.url, authToken: peer.token, WebSocket });
   const workspace = join(peer.dir, "cuts");
   mkdirSync(workspace, { recursive: true });
   const outcomes = [];
   try {
-    const agentId = await client.createAgent({ model: peer.model, memfs: false });
-    for (let cut = 0; cut < 20; cut += 1) {
-      const frames = 1 + Math.floor(random() * 40);
-      const which = cut % 2 === 0 ? "primary" : "standby";
-      const asked = [];
-      const session = client.createSession(agentId, {
-        reconnect: { backoffMs: 50 },
-        canUseTool: async (toolName, input) => {
-          asked.push({ toolName, input });
-          return { behavior: "allow" };
-        },
-      });
+    const agentId = await proxy.client.createAgent({ model: peer.model, memfs: false });
+    // A clean run measures how many frames each of the session's two connections receives
+    // until the turn's result: the cut points spread over those.
+    const clean = await cutTurn(proxy, agentId, workspace, "clean");
+    assert.equal(clean.success, true, JSON.stringify(clean));
+    const [primaryFrames, standbyFrames] = clean.framesAtResult;
+    const frames = { primary: primaryFrames, standby: standbyFrames };
+    console.log(`# clean turn: ${frames.primary} frames on the primary, ${frames.standby} on the standby`);
+    const points = [
+      ...spread(24, frames.primary).map((at) => ["primary", at]),
+      ...spread(24, frames.standby).map((at) => ["standby", at]),
+    ];
+    for (const [which, at] of points) {
       // A session opens its primary, then (once started) its standby: the next two connections.
       const primary = proxy.connections.length;
-      await session.ready();
-      await waitFor(() => proxy.connections.length >= primary + 2, "the standby opened");
-      const cutsBefore = proxy.stats.cut;
-      proxy.connections[primary + (which === "primary" ? 0 : 1)].sent[TO_CLIENT] = 0;
       target = primary + (which === "primary" ? 0 : 1);
-      proxyDropAfter(proxy, frames);
-      const file = join(workspace, `cut-${cut}.log`);
-      const messages = await turn(session, `Please run \`echo ran >> ${file}\` and tell me what it printed.`);
+      proxy.options.dropAfter = { [TO_CLIENT]: at };
+      const cutsBefore = proxy.stats.cut;
+      const outcome = await cutTurn(proxy, agentId, workspace, `cut-${which}-${at}`);
       target = -1;
-      const results = messages.filter((m) => m.type === "result");
-      const calls = messages.filter((m) => m.type === "tool_call");
-      const live = createTranscriptAccumulator();
-      live.applyMany(messages);
-      const page = await session.listMessages({ limit: 200 });
-      const rebased = createTranscriptAccumulator().rebase(page);
-      const project = (rows) => rows.map((row) => ({ kind: row.kind, text: row.text, toolCallId: row.toolCallId }));
-      const liveRows = project(live.rebase(page));
-      const keys = live.rows().map((row) => row.key);
-      outcomes.push({
-        cut,
-        which,
-        frames,
-        wasCut: proxy.stats.cut > cutsBefore,
-        results: results.length,
-        success: results[0]?.success,
-        last: messages.at(-1)?.type,
-        ran: existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).length : 0,
-        asked: asked.length,
-        calls: new Set(calls.map((c) => c.toolCallId)).size,
-        rowsMatch: JSON.stringify(liveRows) === JSON.stringify(project(rebased)),
-        duplicatedRows: keys.length - new Set(keys).size,
-      });
-      session.close();
+      const { framesAtResult, ...rest } = outcome;
+      outcomes.push({ which, at, wasCut: proxy.stats.cut > cutsBefore, ...rest });
     }
   } finally {
-    await client.close();
+    await proxy.client.close();
     await proxy.stop();
   }
-  console.log(`# cuts: ${JSON.stringify(outcomes)}`);
+  console.log(`# cut points: ${JSON.stringify(outcomes.map((o) => [o.which, o.at, o.wasCut]))}`);
+  const passed = outcomes.filter(
+    (o) => o.results === 1 && o.success && o.last === "result" && !o.timedOut && o.ran === 1 && o.asked === o.calls && o.rowsMatch && o.duplicatedRows === 0,
+  );
   const cutCount = outcomes.filter((o) => o.wasCut).length;
-  console.log(`# ${cutCount}/20 turns were cut; ${outcomes.filter((o) => o.results === 1 && o.success).length}/20 ended with one successful result`);
-  assert.ok(cutCount >= 15, `most seeded points fall inside the turn (${cutCount}/20)`);
+  console.log(`# ${cutCount}/${outcomes.length} turns were cut; ${passed.length}/${outcomes.length} passed (one successful result, tool ran once, approval once, live rows = history, no timeout)`);
+  assert.ok(outcomes.length >= 40, `at least 40 points (${outcomes.length})`);
+  assert.ok(cutCount >= outcomes.length - 4, `the points fall inside the turn (${cutCount}/${outcomes.length})`);
   for (const o of outcomes) {
     assert.equal(o.results, 1, JSON.stringify(o));
     assert.equal(o.success, true, JSON.stringify(o));
     assert.equal(o.last, "result", JSON.stringify(o));
+    assert.equal(o.timedOut, false, `no timeout: ${JSON.stringify(o)}`);
     assert.equal(o.ran, 1, `the tool ran once: ${JSON.stringify(o)}`);
     assert.equal(o.asked, o.calls, `canUseTool once per call: ${JSON.stringify(o)}`);
     assert.equal(o.duplicatedRows, 0, JSON.stringify(o));
@@ -269,16 +292,3 @@ test("ONE of the session's connections cut at 20 seeded points of approval tool 
   }
   assert.deepEqual(errors, []);
 });
-
-/** Moves the proxy's cut point (its options object is read at every frame). */
-function proxyDropAfter(proxy, frames) {
-  proxy.options.dropAfter = { [TO_CLIENT]: frames };
-}
-
-async function waitFor(check, what, ms = 10_000) {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out: ${what}`);
-    await new Promise((done) => setTimeout(done, 20));
-  }
-}

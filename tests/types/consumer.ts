@@ -4,9 +4,12 @@
 import WebSocket from "ws";
 import * as root from "letta-agent-wasm";
 import {
+  APIError,
   CloudManagedSandboxExpiredError,
   ConversationForkHydrationError,
   LettaAgentClient,
+  LettaConnectionError,
+  LettaTimeoutError,
   RepositoriesClient,
   createReactNativeWebSocketConstructor,
   createTranscriptAccumulator,
@@ -176,6 +179,7 @@ export async function main(url: string, token: string): Promise<void> {
   await session.send([{ type: "text", text: "and this" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }]);
   const result = await collectTurn(session);
   if (result !== undefined && !result.success) console.log(result.errorCode, result.errorDetail ?? result.error);
+  if (result?.batch !== undefined) console.log(result.batch.id, result.batch.index + 1, "of", result.batch.size);
 
   const page: ListMessagesResult = await session.listMessages({ limit: 50, order: "desc", before: "message-1" });
   for (const message of page.messages) console.log(message.id, message.message_type);
@@ -301,6 +305,8 @@ export async function main(url: string, token: string): Promise<void> {
         console.log(error.code);
     }
     if (caught instanceof CloudManagedSandboxExpiredError) console.log(caught.sandboxId);
+    if (caught instanceof APIError) console.log(caught.status, caught.code === "api_error");
+    if (caught instanceof LettaTimeoutError || caught instanceof LettaConnectionError) console.log(caught.code, caught.name);
   }
   await client.close();
   await client[Symbol.asyncDispose]();

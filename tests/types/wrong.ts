@@ -2,6 +2,7 @@
 // and no other line may fail. `scripts/test-types` compares tsc's error lines with the marks, so
 // a mistake the declarations let through (or an error for an unrelated reason) fails the test.
 import {
+  APIError,
   LettaAgentClient,
   CloudManagedSandboxExpiredError,
   createReactNativeWebSocketConstructor,
@@ -74,6 +75,7 @@ export async function mistakes(): Promise<void> {
   console.log(result.errorCode.length); // ✗ errorCode exists only on failures
   if (result.success) console.log(result.error.length); // ✗ a success has no error
   if (!result.success) console.log(result.result.length); // ✗ a failure has no result text
+  if (result.batch?.index === "0") return; // ✗ a batch index is a number
   if (message.type === "assistant") console.log(message.toolName); // ✗ text messages have no toolName
   if (message.type === "tool_result" && message.isError === "true") return; // ✗ isError is a boolean
   if (message.type === "error" && message.errorCode === "timeout") return; // ✗ not an SDKErrorCode
@@ -102,6 +104,7 @@ export async function mistakes(): Promise<void> {
   new CloudManagedSandboxExpiredError("sandbox-1"); // ✗ needs the conversation id too
   if ((caught as LettaError).code === "oops") return; // ✗ not a LettaErrorCode
   if ((caught as LettaError).name === "TypeError") return; // ✗ not a LettaErrorName
+  if (caught instanceof APIError && caught.status === "404") return; // ✗ status is a number
   await init(42); // ✗ not a module source
   createReactNativeWebSocketConstructor(WebSocket); // ✗ needs React Native's 3-argument class
   console.log(createReactNativeWebSocketConstructor.length, agentNumber, unsubscribeCount, frame, models);
