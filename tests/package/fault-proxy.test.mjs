@@ -13,6 +13,8 @@ import { startFaultProxy, TO_CLIENT } from "./support/fault-proxy.mjs";
 
 /** The longest one turn may take before the test calls it a hang. */
 const TURN_LIMIT_MS = 60_000;
+/** The same for each turn of the cut test (a clean one takes a few seconds; none may wait for a timeout). */
+const CUT_TURN_LIMIT_MS = 30_000;
 const SCRIPT = ["no tools, say hello to the proxy", "Please run `echo through-the-proxy && touch proxy-probe.txt` and tell me what it printed."];
 /** Messages whose number depends on the server's timing (status frames coalesce), not on the proxy. */
 const STATUS_TYPES = new Set(["loop_status", "queue_update"]);
@@ -42,12 +44,12 @@ function within(ms, promise, what) {
   return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
 }
 
-/** Every message of one turn, up to and including its `result`. */
-async function turn(session, text) {
+/** Every message of one turn, up to and including its `result` (a hang fails after `limitMs`). */
+async function turn(session, text, limitMs = TURN_LIMIT_MS) {
   await session.send(text);
   const messages = [];
   await within(
-    TURN_LIMIT_MS,
+    limitMs,
     (async () => {
       for await (const message of session.stream()) messages.push(message);
     })(),
@@ -203,7 +205,12 @@ async function cutTurn(proxy, agentId, workspace, label) {
   const file = join(workspace, `${label}.log`);
   const opened = proxy.connections.length;
   try {
-    const messages = await turn(session, `Please run \`echo ran >> ${file}\` and tell me what it printed.`);
+    let messages;
+    try {
+      messages = await turn(session, `Please run \`echo ran >> ${file}\` and tell me what it printed.`, CUT_TURN_LIMIT_MS);
+    } catch (error) {
+      return { results: 0, hung: String(error.message ?? error).slice(0, 120) };
+    }
     // Frames each of the session's connections had received when the turn ended.
     const framesAtResult = proxy.connections.slice(opened).map((c) => c.sent[TO_CLIENT]);
     const results = messages.filter((m) => m.type === "result");

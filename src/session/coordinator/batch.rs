@@ -17,16 +17,11 @@ impl TurnCoordinator {
     /// The server runs the inputs `client_message_ids` (in any order) as one turn: those of
     /// ours in flight become one batch, carried by the earliest of them. Fewer than two of
     /// ours: nothing to do.
-    pub(super) fn batch_together<'i>(
-        &mut self,
-        client_message_ids: impl Iterator<Item = &'i str> + Clone,
-        now_ms: u64,
-    ) {
-        let named = |turn: &Turn| {
-            client_message_ids
-                .clone()
-                .any(|id| id == turn.client_message_id)
-        };
+    pub(super) fn batch_together(&mut self, client_message_ids: &[&str], now_ms: u64) {
+        if client_message_ids.len() < 2 {
+            return;
+        }
+        let named = |turn: &Turn| client_message_ids.contains(&turn.client_message_id.as_str());
         let active_named = self.active.as_ref().is_some_and(named);
         let queued: Vec<usize> = (0..self.queued.len())
             .filter(|&i| named(&self.queued[i]))

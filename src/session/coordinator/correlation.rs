@@ -173,12 +173,13 @@ impl TurnCoordinator {
     /// `update_queue`: a `dequeued` removal of one of our messages lets its runs be ours.
     /// Several of ours dequeued by one frame are run as one turn (see `batch`).
     pub(super) fn on_queue_removals(&mut self, queue: &QueueUpdateFrame<'_>, now_ms: u64) {
-        let dequeued = queue
+        let dequeued: Vec<&str> = queue
             .removed
             .iter()
             .filter(|removed| removed.disposition.as_deref() == Some("dequeued"))
-            .filter_map(|removed| removed.client_message_id.as_deref());
-        self.batch_together(dequeued, now_ms);
+            .filter_map(|removed| removed.client_message_id.as_deref())
+            .collect();
+        self.batch_together(&dequeued, now_ms);
         for removed in &queue.removed {
             if removed.disposition.as_deref() != Some("dequeued") {
                 continue;
@@ -198,7 +199,10 @@ impl TurnCoordinator {
     /// A run serving several of our messages runs them as one turn (see `batch`).
     pub(super) fn apply_run_map(&mut self, status: &LoopStatusFrame<'_>, now_ms: u64) {
         for (run, ids) in &status.client_message_ids_by_run_id {
-            self.batch_together(ids.iter().map(|id| id.as_ref()), now_ms);
+            if ids.len() > 1 {
+                let listed: Vec<&str> = ids.iter().map(|id| id.as_ref()).collect();
+                self.batch_together(&listed, now_ms);
+            }
             let active_id = self.active.as_ref().map(|t| t.client_message_id.as_str());
             if active_id.is_some_and(|id| ids.iter().any(|listed| listed == id)) {
                 self.foreign.remove(run);

@@ -73,7 +73,8 @@ function perDirection(option, direction) {
  * one value for both directions or `{toClient, toServer}`):
  *   dropAfter   cut the connection once N frames went that way (counted from `countFrom`)
  *   cutOnly     `(index) => boolean`: only connections whose index (in opening order) passes
- *               are cut by `dropAfter` (read at each frame, so a test can move the target)
+ *               are cut by `dropAfter` (read at each frame, so a test can move the target);
+ *               every connection counts its frames (`connections[i].sent`) all the same
  *   countFrom   `(text, direction) => boolean`: counting for `dropAfter` starts on the first
  *               frame of a connection that matches (default: from its first frame)
  *   duplicate   rate in [0, 1] at which a frame is sent twice (1: every frame)
@@ -137,10 +138,11 @@ export async function startFaultProxy(target, options = {}) {
         to.send(data, { binary: isBinary });
         stats.duplicated += 1;
       }
-      if (connection.counting[direction] && (!options.cutOnly || options.cutOnly(connection.index))) {
+      if (connection.counting[direction]) {
         connection.sent[direction] += 1;
         const limit = perDirection(options.dropAfter, direction);
-        if (limit !== undefined && connection.sent[direction] >= limit) cut();
+        const target = !options.cutOnly || options.cutOnly(connection.index);
+        if (target && limit !== undefined && connection.sent[direction] >= limit) cut();
       }
     };
 
