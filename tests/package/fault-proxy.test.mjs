@@ -285,6 +285,7 @@ test("ONE connection cut at 48 points spread over the whole turn, from the first
   );
   const cutCount = outcomes.filter((o) => o.wasCut).length;
   console.log(`# ${cutCount}/${outcomes.length} turns were cut; ${passed.length}/${outcomes.length} passed (one successful result, tool ran once, approval once, live rows = history, no timeout)`);
+  for (const o of outcomes) if (!passed.includes(o)) console.log(`# failed: ${JSON.stringify(o)}`);
   assert.ok(outcomes.length >= 40, `at least 40 points (${outcomes.length})`);
   assert.ok(cutCount >= outcomes.length - 4, `the points fall inside the turn (${cutCount}/${outcomes.length})`);
   for (const o of outcomes) {
