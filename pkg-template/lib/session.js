@@ -46,28 +46,36 @@ function splitOptions(options) {
   return { plain, canUseTool, executors };
 }
 
-/** A session on one Letta conversation. Create it with `client.createSession()` or `resumeSession()`. */
+/** @typedef {import("../session.js").LettaCodeSession} PublicSession @typedef {import("../messages.js").SDKInitMessage} Info */
+/** @typedef {{mcpServers?: unknown, outputFormat?: unknown, mcp?: import("./mcp.js").McpServers, structured?: any, closed?: Promise<void>}} Extras */
+
+/**
+ * A session on one Letta conversation. Create it with `client.createSession()` or `resumeSession()`.
+ * @implements {PublicSession}
+ */
 export class LettaCodeSession {
   #connection;
   #config;
   #options;
   #driver;
-  #initializing = null;
-  /** A Cloud reopen after an idle drop, shared by concurrent callers. */
+  /** @type {Promise<Info> | null} */ #initializing = null;
+  /** A Cloud reopen after an idle drop, shared by concurrent callers. @type {Promise<void> | null} */
   #reopening = null;
-  #sandbox;
-  #info = null;
+  /** @type {import("../session.js").SandboxFilesClient | undefined} */ #sandbox;
+  /** @type {Info | null} */ #info = null;
   #closed = false;
   #deviceListeners = new Set();
   #connectionListeners = new Set();
   /**
    * Aborted when the session closes: the `signal` SDK-hosted tools receive. Made by the first
    * tool call (a controller per session, aborted at close, was 4 % of a whole turn in bench/turn).
+   * @type {AbortController | null}
    */
   #closing = null;
   /**
    * `{mcpServers?, outputFormat?}` when set, with what their lazily loaded modules make of them
-   * before the start: `mcp` (mcp.js `McpServers`), `structured` (structured-output.js).
+   * before the start: `mcp` (mcp.js `McpServers`), `structured` (structured-output.js), and
+   * `closed`, the MCP servers' end. @type {Extras | null}
    */
   #extras = null;
   /** Messages fetched from Rust but not yet yielded (kept for the next `stream()`). */
@@ -80,7 +88,7 @@ export class LettaCodeSession {
     this.#options = splitOptions(options);
     // A Cloud connection carries its CloudClient (`cloud.client`) instead of remote options.
     const client = connection.client ?? {};
-    const start = sessionTarget(JSON.parse(JSON.stringify(target)), client.pinGlobalAgent);
+    const start = sessionTarget(JSON.parse(JSON.stringify(target)));
     let { plain } = this.#options;
     let cloud;
     if (connection.cloud) {
@@ -114,7 +122,7 @@ export class LettaCodeSession {
    * which validate them, connect the MCP servers and add the tools that the start registers.
    */
   async #prepare() {
-    const extras = this.#extras;
+    const extras = /** @type {Extras} */ (this.#extras);
     const { options } = this.#config;
     if (extras.outputFormat) {
       extras.structured ??= (await import("./structured-output.js")).structuredTurns(extras.outputFormat, options, this.#options);
@@ -169,14 +177,15 @@ export class LettaCodeSession {
     return this.#driver;
   }
 
-  /** Starts the session once; concurrent callers share one start. A failed start can be retried. */
+  /** Starts the session once; concurrent callers share one start. A failed start can be retried. @returns {Promise<Info>} */
   #ensureInitialized() {
     this.#live();
+    const info = this.#info;
     // A remote session that lost every socket reopens on the next call (Cloud: before a turn).
-    if (this.#info !== null && !this.#connection.cloud && this.#driver.isIdleDisconnected()) {
-      return this.#reopenIfIdle().then(() => this.#info);
+    if (info !== null && !this.#connection.cloud && this.#driver.isIdleDisconnected()) {
+      return this.#reopenIfIdle().then(() => info);
     }
-    if (this.#info !== null) return Promise.resolve(this.#info);
+    if (info !== null) return Promise.resolve(info);
     if (this.#initializing === null) {
       this.#initializing = (this.#extras ? this.#prepare() : Promise.resolve()).then(
         () => this.#connect(),
@@ -221,7 +230,8 @@ export class LettaCodeSession {
   async ready() {
     const info = await this.#ensureInitialized();
     if (this.#connection.cloud) await this.#reopenIfIdle();
-    return { agentId: info.agentId, conversationId: info.conversationId, model: info.model || undefined, tools: info.tools };
+    // `agentId` is `null` only in query()'s sessions, whose Query reports it itself.
+    return { agentId: /** @type {string} */ (info.agentId), conversationId: info.conversationId, model: info.model || undefined, tools: info.tools };
   }
 
   /** Sends a user message; resolves once it is written (the turn streams through `stream()`). */
@@ -297,7 +307,7 @@ export class LettaCodeSession {
     const info = await this.#ensureInitialized();
     const page = await this.listMessages({ limit: options?.limit, order: options?.order ?? "desc" });
     return {
-      agentId: info.agentId,
+      agentId: /** @type {string} */ (info.agentId),
       conversationId: info.conversationId,
       model: info.model || undefined,
       tools: info.tools,
@@ -305,6 +315,12 @@ export class LettaCodeSession {
       nextBefore: page.nextBefore,
       hasMore: page.hasMore,
     };
+  }
+
+  /** The status of each of the session's `mcpServers` (starts the session); `[]` without any. */
+  async mcpServerStatus() {
+    await this.#ensureInitialized();
+    return this.#extras?.mcp?.statuses() ?? [];
   }
 
   async listModels() {
@@ -436,6 +452,7 @@ export class LettaCodeSession {
     await this.#extras?.closed;
   }
 
+  /** @param {any[]} event `[kind, …arguments]` from the driver */
   #onEvent([kind, a, b, c, d]) {
     if (this.#closed) return;
     const driver = this.#driver;
