@@ -107,7 +107,7 @@ export interface AgentToolResult<TDetails = unknown> {
   details?: TDetails;
 }
 
-/** Progress callback of a tool (accepted for compatibility; this client never passes one). */
+/** Progress callback of a tool (partial updates have no wire form: this client's drops them). */
 export type AgentToolUpdateCallback<TDetails = unknown> = (update: Partial<AgentToolResult<TDetails>>) => void;
 
 /** A tool that runs in this process when the agent calls it. */
@@ -122,7 +122,8 @@ export interface AgentTool<TArgs extends Record<string, unknown> = Record<string
   parameters: Record<string, unknown>;
   /**
    * Runs the tool; a thrown error is reported to the agent as the tool's error. Returning
-   * nothing reports an empty result. `signal` and `onUpdate` are never passed by this client.
+   * nothing reports an empty result. `signal` aborts when the session closes; what `onUpdate`
+   * is given is dropped (partial results have no wire form).
    */
   execute(
     toolCallId: string,
