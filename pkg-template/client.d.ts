@@ -16,6 +16,8 @@ export type * from "./session.js";
 export type * from "./management.js";
 export type * from "./backends.js";
 export type * from "./errors.js";
+export type * from "./chat.js";
+export { createChat } from "./chat.js";
 export { RepositoriesClient } from "./backends.js";
 export {
   APIError,

@@ -5,7 +5,7 @@
 
 import { wasm } from "./runtime.js";
 import { closedError, invalidArgument, LettaStateError } from "./errors.js";
-import { sessionOptions, sessionTarget } from "./options.js";
+import { sessionOptions, sessionTarget, splitOptions } from "./options.js";
 import { asyncDisposeSymbol, isNonEmptyString, isObject, parse } from "./values.js";
 
 /**
@@ -20,31 +20,8 @@ export function newDriver(config, nonce, WebSocket, events) {
 
 const errorMessage = (error) => (error instanceof Error ? error.message : String(error));
 
-/** Splits session options into their JSON view (validated by options.js) and the functions kept here. */
-function splitOptions(options) {
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw invalidArgument("Session options must be an object.");
-  }
-  const { canUseTool, tools, ...rest } = options ?? {};
-  if (canUseTool !== undefined && typeof canUseTool !== "function") {
-    throw invalidArgument("Invalid canUseTool. Expected a function.");
-  }
-  const executors = new Map();
-  let toolDefinitions;
-  if (tools !== undefined) {
-    if (!Array.isArray(tools)) throw invalidArgument("Invalid tools. Expected an array.");
-    toolDefinitions = tools.map((tool, i) => {
-      if (tool === null || typeof tool !== "object" || typeof tool.execute !== "function") {
-        throw invalidArgument(`Invalid tools[${i}]. Expected {name, description, parameters, execute}.`);
-      }
-      const { execute, ...definition } = tool;
-      executors.set(definition.name, execute);
-      return definition;
-    });
-  }
-  const plain = JSON.parse(JSON.stringify({ ...rest, tools: toolDefinitions, hasCanUseTool: canUseTool !== undefined }));
-  return { plain, canUseTool, executors };
-}
+/** @internal The key of a session's link for the chat store (lib/chat.js). */
+export const chatLink = Symbol("letta-agent-wasm chat link");
 
 /** A session on one Letta conversation. Create it with `client.createSession()` or `resumeSession()`. */
 export class LettaCodeSession {
@@ -70,6 +47,8 @@ export class LettaCodeSession {
    * before the start: `mcp` (mcp.js `McpServers`), `structured` (structured-output.js).
    */
   #extras = null;
+  /** A chat store reads this session (see `[chatLink]`): every driver feeds its transcript. */
+  #feeding = false;
   /** Messages fetched from Rust but not yet yielded (kept for the next `stream()`). */
   #buffered = [];
   #read = 0;
@@ -105,6 +84,7 @@ export class LettaCodeSession {
       ? cloud.client.createSessionDriver(JSON.stringify(this.#config), nonce, WebSocket, events)
       : newDriver(this.#config, nonce, WebSocket, events);
     if (this.#deviceListeners.size > 0) driver.setDeviceStatusListening(true);
+    if (this.#feeding) driver.feedTranscript();
     return driver;
   }
 
@@ -357,6 +337,32 @@ export class LettaCodeSession {
     this.#live();
     this.#connectionListeners.add(listener);
     return () => this.#connectionListeners.delete(listener);
+  }
+
+  /**
+   * Answers the approval of tool call `toolCallId` with `decision` (what `canUseTool` returns),
+   * whether or not `canUseTool` is deciding it: one recovered after a reload, or a UI's answer.
+   * A request answered already is left as it is.
+   */
+  async respondToApproval(toolCallId, decision) {
+    await this.#ensureInitialized();
+    this.#live().respondToApproval(typeof toolCallId === "string" ? toolCallId : "", JSON.stringify(decision ?? null));
+  }
+
+  /**
+   * @internal lib/chat.js: from now on this session feeds its own transcript (rows cross as
+   * patches, see src/js/session/chat.rs), and `nextMessages()` yields only what is no row.
+   */
+  [chatLink]() {
+    this.#feeding = true;
+    this.#live().feedTranscript();
+    return {
+      next: () => this.#live().nextMessages(),
+      poll: () => (this.#closed ? undefined : this.#driver.pollMessages()),
+      patch: () => this.#driver.transcriptPatch(),
+      rebase: (page, order, fresh) => this.#driver.rebaseTranscript(JSON.stringify(page), order, fresh),
+      busy: () => !this.#closed && this.#driver.hasInFlightTurn(),
+    };
   }
 
   async recoverPendingApprovals(options = {}) {

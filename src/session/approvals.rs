@@ -107,6 +107,19 @@ impl Approvals {
         Some((key.clone(), decision))
     }
 
+    /// An answer given for the request `key` directly (`respondToApproval`), whether a callback
+    /// is deciding it or nobody asked: the decision to send, or `None` when it was answered
+    /// already (a later callback answer then finds it answered too).
+    pub fn respond(&mut self, key: ApprovalKey, response_json: &str) -> Option<ApprovalDecision> {
+        let decision = decision_from_response(response_json);
+        match self.entries.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, Entry::Answered(_))) => return None,
+            Some((_, entry)) => *entry = Entry::Answered(decision.clone()),
+            None => self.remember(key, Entry::Answered(decision.clone())),
+        }
+        Some(decision)
+    }
+
     fn remember(&mut self, key: ApprovalKey, entry: Entry) {
         let full = self.entries.len() >= APPROVAL_CACHE_SIZE;
         match self.entries.get_mut(self.oldest) {
@@ -235,6 +248,28 @@ mod tests {
             panic!()
         };
         assert_eq!(json(&again), json(&d));
+    }
+
+    #[test]
+    fn a_direct_answer_wins_over_the_callback_and_counts_once() {
+        let mut a = Approvals::default();
+        let Disposition::Ask { handle } = a.dispose(key("perm-7"), "Bash", false, true) else {
+            panic!()
+        };
+        let decision = a.respond(key("perm-7"), r#"{"behavior":"deny","message":"no"}"#);
+        assert!(json(&decision.unwrap()).contains("deny"));
+        assert!(
+            a.answer(handle, r#"{"behavior":"allow"}"#).is_none(),
+            "the callback is late"
+        );
+        assert!(a.respond(key("perm-7"), "{}").is_none(), "answered once");
+        // A request nobody asked about in this session (recovered after a reload).
+        let recovered = a.respond(key("perm-8"), r#"{"behavior":"allow"}"#).unwrap();
+        assert!(json(&recovered).contains("allow"));
+        assert!(matches!(
+            a.dispose(key("perm-8"), "Bash", false, true),
+            Disposition::Resend(_)
+        ));
     }
 
     #[test]

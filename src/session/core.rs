@@ -164,6 +164,9 @@ pub struct SessionCore {
     pub(super) recovering: Option<Runtime>,
     /// The standby socket, unacknowledged input and retry timers (see `reconnect`).
     pub(super) connections: Connections,
+    /// Inputs are echoed into the stream when their turn starts (a chat's session, see
+    /// `coordinator::echo`).
+    pub(super) echo_inputs: bool,
 }
 
 impl SessionCore {
@@ -195,6 +198,7 @@ impl SessionCore {
             recent_frames: RecentFrames::default(),
             recovering: None,
             connections: Connections::default(),
+            echo_inputs: false,
         };
         core.seed_jitter();
         core

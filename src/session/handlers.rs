@@ -3,6 +3,7 @@
 
 use super::approvals::{ApprovalKey, Disposition};
 use super::core::{Effect, SessionCore};
+use super::error::SessionError;
 use super::options::text;
 use super::requests::CallId;
 use super::responses::response_error;
@@ -133,6 +134,33 @@ impl SessionCore {
             };
             self.send_decision(runtime, key.request_id, decision);
         }
+    }
+
+    /// `respondToApproval(toolCallId, decision)`: answers the approval of a tool call without
+    /// the `canUseTool` callback (one recovered after a reload, or a chat's own answer); the
+    /// request is the app server's `perm-<toolCallId>`. A request answered already is left as
+    /// it is.
+    pub fn respond_to_approval(
+        &mut self,
+        tool_call_id: &str,
+        response_json: &str,
+    ) -> Result<(), SessionError> {
+        let runtime = self.ready_runtime()?;
+        if tool_call_id.trim().is_empty() {
+            return Err(SessionError::invalid(
+                "Invalid toolCallId. Expected a non-empty string.",
+            ));
+        }
+        let key = ApprovalKey {
+            agent_id: runtime.agent_id.clone(),
+            conversation_id: runtime.conversation_id.clone(),
+            request_id: "perm-".to_owned() + tool_call_id,
+        };
+        let request_id = key.request_id.clone();
+        if let Some(decision) = self.approvals.respond(key, response_json) {
+            self.send_decision(runtime, request_id, decision);
+        }
+        Ok(())
     }
 
     fn send_decision(&mut self, runtime: Runtime, request_id: String, decision: ApprovalDecision) {
