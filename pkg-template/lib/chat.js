@@ -105,6 +105,8 @@ class LettaChat {
   #nextBefore = undefined;
   /** Every socket was lost since the last catch-up: rows may miss what the server did meanwhile. */
   #lostAll = false;
+  /** The server's loop is working (the latest `loop_status`), for this chat or another client. */
+  #serverBusy = false;
 
   constructor(options) {
     this.#options = options;
@@ -267,6 +269,12 @@ class LettaChat {
     for (const message of JSON.parse(batch)) {
       if (message.type === "queue_update") {
         this.#queue = Object.freeze(message.queue.map((item) => this.#queueItem(item)));
+      } else if (message.type === "loop_status") {
+        const busy = message.status !== "WAITING_ON_INPUT" || message.activeRunIds.length > 0;
+        // Another client's run (one this chat may have approved) streams to it, not here: its
+        // rows come from history once the server is idle again.
+        if (this.#serverBusy && !busy && !this.#link.busy()) this.#catchUp(false);
+        this.#serverBusy = busy;
       } else if (message.type === "error") {
         this.#error = Object.freeze({ message: message.message, code: message.errorCode });
       } else if (message.type === "result" && !message.success && message.errorCode !== "interrupted") {
@@ -332,7 +340,7 @@ class LettaChat {
   }
 
   /** Loads a page of history into the rows: the newest page (`fresh`: instead of the rows) or the one before `before`. */
-  async #loadHistory({ before, fresh = false }) {
+  async #loadHistory({ before, fresh = false, keepPaging = false }) {
     this.#history = Object.freeze({ ...this.#history, loading: true });
     this.#publish();
     try {
@@ -340,8 +348,13 @@ class LettaChat {
       if (this.#disposed) return;
       this.#link.rebase(page, "desc", fresh);
       this.#rowsFresh ||= fresh;
-      this.#nextBefore = page.nextBefore ?? page.messages.at(-1)?.id;
-      this.#history = Object.freeze({ hasMore: Boolean(page.hasMore), loading: false });
+      // A catch-up merging the newest page keeps the paging of older pages as it was.
+      if (!keepPaging || fresh) {
+        this.#nextBefore = page.nextBefore ?? page.messages.at(-1)?.id;
+        this.#history = Object.freeze({ hasMore: Boolean(page.hasMore), loading: false });
+      } else {
+        this.#history = Object.freeze({ ...this.#history, loading: false });
+      }
     } catch (error) {
       this.#history = Object.freeze({ ...this.#history, loading: false });
       this.#fail(error);
@@ -349,11 +362,14 @@ class LettaChat {
     this.#publish();
   }
 
-  /** After every socket was lost: history says what happened meanwhile (rows rebuilt from it when no turn runs, merged otherwise). */
-  async #catchUp() {
-    this.#lostAll = false;
+  /**
+   * History says what happened without this chat's stream: after every socket was lost (rows
+   * rebuilt from it when no turn runs, merged otherwise), or after another client's run.
+   */
+  async #catchUp(rebuild = true) {
+    if (rebuild) this.#lostAll = false;
     if (!this.#started || this.#disposed) return;
-    await this.#loadHistory({ fresh: !this.#link.busy() });
+    await this.#loadHistory({ fresh: rebuild && !this.#link.busy(), keepPaging: true });
   }
 
   #fail(error) {
@@ -385,7 +401,7 @@ class LettaChat {
     if (this.#startError !== null) return "error";
     if (!this.#started) return "connecting";
     if (this.#approvals.length > 0) return "awaiting-approval";
-    if (this.#link.busy() || this.#outbox.some((e) => e.state === "sending")) return "streaming";
+    if (this.#link.busy() || this.#serverBusy || this.#outbox.some((e) => e.state === "sending")) return "streaming";
     return "ready";
   }
 
