@@ -3,8 +3,8 @@
 // (so that StrictMode's second mount and server rendering open no socket) and reads it with
 // `useSyncExternalStore`; `useLettaChatStore` reads a store made elsewhere; `useLettaRuntime`
 // adapts a chat to assistant-ui's external-store runtime. The store comes from the package's
-// own `/client` entry, so it shares the module the app initialised.
-"use client";
+// own `/client` entry, so it shares the module the app initialised. (No "use client" here: the
+// app's component that calls the hooks is the client component.)
 
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { createChat } from "letta-agent-wasm/client";
