@@ -99,7 +99,10 @@ export class LettaCodeSession {
     if (extras.outputFormat) {
       extras.structured ??= (await import("./structured-output.js")).structuredTurns(extras.outputFormat, options, this.#options);
     }
-    if (extras.mcpServers) extras.mcp ??= await (await import("./mcp.js")).startMcp(extras.mcpServers, options, this.#options);
+    if (extras.mcpServers) {
+      const { startMcp } = await import("./mcp.js");
+      extras.mcp ??= await startMcp(extras.mcpServers, options, this.#options, wasm().loadStdioTransport ?? null);
+    }
     if (this.#closed) {
       extras.closed = extras.mcp?.close();
       throw closedError("Session is closed");
