@@ -3,7 +3,7 @@
 // `subscribe` and `getSnapshot` (the shape of React's `useSyncExternalStore`).
 
 import type { LettaAgentClient } from "./client.js";
-import type { SDKQueueItem, SendMessage } from "./messages.js";
+import type { SDKQueueItem, SDKResultMessage, SendMessage } from "./messages.js";
 import type { CanUseToolContext, CanUseToolResponse, LettaCodeClientSessionOptions } from "./options.js";
 import type { LettaCodeSession } from "./session.js";
 import type { TranscriptRow } from "./transcript.js";
@@ -144,8 +144,12 @@ export interface ChatSnapshot {
   readonly outbox: readonly ChatOutboxEntry[];
   readonly error: ChatError | null;
   readonly connection: ChatConnection;
-  /** Older history: whether there is more, and whether a page is loading. */
+  /** Older history: whether there is more, and whether a page is loading (also while the rows catch up with history after a reconnect or a turn that did not end well). */
   readonly history: { readonly hasMore: boolean; readonly loading: boolean };
+  /** The `result` of the latest turn this chat saw end (an interrupted one says `errorCode: "interrupted"`). */
+  readonly lastResult: SDKResultMessage | null;
+  /** The chat's session, for what the chat does not cover (`listModels()`, `updateModel()`, device status). Do not `close()` it: `dispose()` the chat. */
+  readonly session: LettaCodeSession | null;
   /** The store's actions, for convenience (the same functions as on the store). */
   readonly send: LettaChat["send"];
   readonly stop: LettaChat["stop"];

@@ -107,14 +107,17 @@ class LettaChat {
   #lostAll = false;
   /** The server's loop is working (the latest `loop_status`), for this chat or another client. */
   #serverBusy = false;
+  /** A turn did not end well: the rows catch up with history once nothing runs. */
+  #reconcile = false;
+  #lastResult = null;
 
   constructor(options) {
     this.#options = options;
     this.#tick = ticker(options.throttle);
     this.#ids.conversationId = options.conversationId ?? null;
     this.#ids.agentId = options.agentId ?? null;
+    this.#start(); // makes the session at once, then waits for it
     this.#snapshot = this.#makeSnapshot();
-    this.#start();
   }
 
   /** Calls `listener` after each new snapshot; returns the unsubscribe function. */
@@ -184,14 +187,14 @@ class LettaChat {
   async #start() {
     const { client, session: given, agentId, conversationId, sessionOptions } = this.#options;
     let session = given;
-    if (!session) {
-      const options = { ...sessionOptions, canUseTool: (toolName, input, context) => this.#ask(toolName, input, context) };
-      session = conversationId ? client.resumeSession(conversationId, options) : client.createSession(agentId, options);
-    }
-    this.#session = session;
-    this.#link = session[chatLink]();
-    this.#listen(session);
     try {
+      if (!session) {
+        const options = { ...sessionOptions, canUseTool: (toolName, input, context) => this.#ask(toolName, input, context) };
+        session = conversationId ? client.resumeSession(conversationId, options) : client.createSession(agentId, options);
+      }
+      this.#session = session;
+      this.#link = session[chatLink]();
+      this.#listen(session);
       const info = await session.ready();
       if (this.#disposed || this.#session !== session) return;
       this.#ids = { agentId: info.agentId, conversationId: info.conversationId };
@@ -205,10 +208,10 @@ class LettaChat {
       this.#publish();
       this.#pump(session);
     } catch (error) {
-      if (this.#disposed || this.#session !== session) return;
+      if (this.#disposed || (session && this.#session !== session)) return;
       this.#startError = describe(error);
       this.#error = this.#startError;
-      this.#publish();
+      if (this.#snapshot) this.#publish();
     }
   }
 
@@ -218,7 +221,10 @@ class LettaChat {
       session.onConnectionChange((change) => {
         if (change.type === "reconnected") {
           this.#connection = "connected";
-          if (this.#lostAll) this.#catchUp();
+          if (this.#lostAll) {
+            this.#lostAll = false;
+            this.#catchUp({ rebuild: true });
+          }
         } else {
           this.#connection = change.live ? "reconnecting" : "disconnected";
           if (!change.live) this.#lostAll = true;
@@ -273,13 +279,23 @@ class LettaChat {
         const busy = message.status !== "WAITING_ON_INPUT" || message.activeRunIds.length > 0;
         // Another client's run (one this chat may have approved) streams to it, not here: its
         // rows come from history once the server is idle again.
-        if (this.#serverBusy && !busy && !this.#link.busy()) this.#catchUp(false);
+        if (this.#serverBusy && !busy && !this.#link.busy()) this.#catchUp({ rebuild: false });
         this.#serverBusy = busy;
       } else if (message.type === "error") {
         this.#error = Object.freeze({ message: message.message, code: message.errorCode });
-      } else if (message.type === "result" && !message.success && message.errorCode !== "interrupted") {
-        this.#error = Object.freeze({ message: message.errorDetail ?? message.error ?? "The turn failed.", code: message.errorCode });
+      } else if (message.type === "result") {
+        this.#lastResult = Object.freeze(message);
+        if (!message.success && message.errorCode !== "interrupted") {
+          this.#error = Object.freeze({ message: message.errorDetail ?? message.error ?? "The turn failed.", code: message.errorCode });
+        }
+        // A turn that did not end well may leave rows the server did not keep (an interrupted
+        // reply's part): once idle, the rows become history's.
+        if (!message.success) this.#reconcile = true;
       }
+    }
+    if (this.#reconcile && !this.#link.busy()) {
+      this.#reconcile = false;
+      this.#catchUp({ rebuild: true });
     }
   }
 
@@ -363,11 +379,11 @@ class LettaChat {
   }
 
   /**
-   * History says what happened without this chat's stream: after every socket was lost (rows
-   * rebuilt from it when no turn runs, merged otherwise), or after another client's run.
+   * History says what happened without this chat's stream: after every socket was lost, or a
+   * turn that did not end well (`rebuild`: the rows become history's when no turn runs, merged
+   * otherwise), or after another client's run (merged).
    */
-  async #catchUp(rebuild = true) {
-    if (rebuild) this.#lostAll = false;
+  async #catchUp({ rebuild }) {
     if (!this.#started || this.#disposed) return;
     await this.#loadHistory({ fresh: rebuild && !this.#link.busy(), keepPaging: true });
   }
@@ -417,6 +433,8 @@ class LettaChat {
       error: this.#error,
       connection: this.#connection,
       history: this.#history,
+      lastResult: this.#lastResult,
+      session: this.#session,
       send: this.send,
       stop: this.stop,
       loadOlder: this.loadOlder,

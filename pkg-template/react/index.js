@@ -22,6 +22,8 @@ const OPENING = Object.freeze({
   error: null,
   connection: "connecting",
   history: Object.freeze({ hasMore: false, loading: false }),
+  lastResult: null,
+  session: null,
   send: noop,
   stop: noop,
   loadOlder: noop,
