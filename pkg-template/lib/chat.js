@@ -160,7 +160,9 @@ class LettaChat {
     this.#error = null;
     if (this.#startError !== null) {
       this.#startError = null;
-      this.#session?.close();
+      for (const undo of this.#unlisten.splice(0)) undo();
+      // A session the chat made starts afresh; the caller's own tries its start again.
+      if (!this.#options.session) this.#session?.close();
       this.#session = null;
       this.#publish();
       await this.#start();
@@ -169,7 +171,7 @@ class LettaChat {
     for (const entry of failed) await this.#deliver({ id: entry.id, content: entry.content, state: "sending" }, entry);
   };
 
-  /** Stops listening and closes a session the chat made. Approvals still pending stay pending on the server (a later chat shows them). */
+  /** Stops listening and closes a session the chat made. Pending approvals are not answered: a chat open on the conversation meanwhile shows them. */
   dispose = () => {
     if (this.#disposed) return;
     this.#disposed = true;
