@@ -2,8 +2,8 @@
 // Native's config and Babel preset (the `react-native` export condition), compiled by hermesc
 // and run in the Hermes VM, with only the globals React Native provides (app/host.js,
 // app/initialize-core.js). In the VM (app/index.js): the accumulator vectors, a replayed real
-// turn answered by canUseTool, an SDK-hosted tool's execute, an abort, a stdio MCP server
-// refused, and a Cloud REST call through an injected fetch.
+// turn answered by canUseTool, an SDK-hosted tool's execute, a createChat store over a replayed
+// turn, an abort, a stdio MCP server refused, and a Cloud REST call through an injected fetch.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -56,6 +56,7 @@ for (const name of [
   "vectors: extractStreamTextDelta 7 passed, 0 failed",
   "a replayed real turn answered by canUseTool",
   "an SDK-hosted tool's execute answers the server's call",
+  "createChat: the replayed turn, its approval allowed from the snapshot",
   "abort() ends the turn as cancelled",
   "stdio mcpServers are a typed error (no child processes)",
   "a Cloud REST call through an injected fetch",
@@ -64,5 +65,5 @@ for (const name of [
 }
 
 test("the app's own summary counts no failure", () => {
-  assert.match(lines.join("\n"), /^7 passed, 0 failed$/m);
+  assert.match(lines.join("\n"), /^8 passed, 0 failed$/m);
 });

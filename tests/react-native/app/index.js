@@ -7,6 +7,7 @@
 import "./initialize-core.js";
 import {
   LettaAgentClient,
+  createChat,
   createReactNativeWebSocketConstructor,
   createTranscriptAccumulator,
 } from "letta-agent-wasm/client";
@@ -123,6 +124,34 @@ async function main() {
     const start = commandsOf(server, "runtime_start")[0];
     expect(start.external_tools?.[0]?.tools?.[0]?.name === "shell", "the tool was not registered");
     expect(rows.some((row) => row.kind === "tool_call" && row.toolName === "shell" && row.status === "complete"), "no complete shell row");
+  });
+
+  await check("createChat: the replayed turn, its approval allowed from the snapshot", async () => {
+    const agentId = server.play(captures.approvalTurn);
+    const chat = createChat({ client, agentId, throttle: 0 });
+    const seen = new Set();
+    let allowed = 0;
+    const settled = new Promise((resolve) => {
+      chat.subscribe(() => {
+        const snapshot = chat.getSnapshot();
+        seen.add(snapshot.status);
+        if (snapshot.status === "awaiting-approval" && allowed === 0) {
+          allowed += 1;
+          snapshot.approvals[0].allow();
+        }
+        if (allowed > 0 && snapshot.status === "ready") resolve(snapshot);
+      });
+    });
+    await chat.send(PROMPT);
+    const snapshot = await settled;
+    chat.dispose();
+    expect(seen.has("streaming") && seen.has("awaiting-approval"), `statuses ${[...seen].join(", ")}`);
+    const kinds = snapshot.rows.map((row) => row.kind);
+    expect(kinds[0] === "user" && kinds.includes("tool_call") && kinds.includes("assistant"), `rows ${kinds.join(", ")}`);
+    const tool = snapshot.rows.find((row) => row.kind === "tool_call");
+    expect(tool.toolName === "Bash" && tool.status === "complete", `tool row ${JSON.stringify(tool)}`);
+    const answers = commandsOf(server, "input").filter((c) => c.payload.kind === "approval_response");
+    expect(answers.length === 1 && answers[0].payload.decision.behavior === "allow", JSON.stringify(answers));
   });
 
   await check("abort() ends the turn as cancelled", async () => {
