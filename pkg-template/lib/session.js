@@ -449,9 +449,9 @@ export class LettaCodeSession {
     if (this.#closed) return;
     const driver = this.#driver;
     if (kind === "approval") {
-      queueMicrotask(() => this.#approve(driver, Number(a), b, JSON.parse(c), JSON.parse(d)));
+      queueMicrotask(() => this.#approve(driver, a, b, JSON.parse(c), JSON.parse(d)));
     } else if (kind === "tool") {
-      queueMicrotask(() => this.#runTool(driver, Number(a), b, c, JSON.parse(d)));
+      queueMicrotask(() => this.#runTool(driver, a, b, c, JSON.parse(d)));
     } else if (kind === "device" || kind === "connection") {
       const status = JSON.parse(a);
       const listeners = kind === "device" ? this.#deviceListeners : this.#connectionListeners;

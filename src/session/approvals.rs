@@ -22,7 +22,7 @@ pub struct ApprovalKey {
 #[derive(Debug, Clone)]
 enum Entry {
     /// The callback is running; `handle` identifies it to the JS layer.
-    Pending { handle: u64 },
+    Pending { handle: u32 },
     /// The decision sent, re-sent verbatim if the server replays the request.
     Answered(ApprovalDecision),
 }
@@ -37,7 +37,7 @@ pub enum Disposition {
     /// Decided without asking anyone: send this.
     Decide(ApprovalDecision),
     /// Ask the `canUseTool` callback; answer later through `handle`.
-    Ask { handle: u64 },
+    Ask { handle: u32 },
 }
 
 /// The approval decision cache of one session.
@@ -47,7 +47,7 @@ pub struct Approvals {
     entries: Vec<(ApprovalKey, Entry)>,
     /// Index of the oldest entry once the cache is full.
     oldest: usize,
-    next_handle: u64,
+    next_handle: u32,
 }
 
 impl Approvals {
@@ -83,7 +83,7 @@ impl Approvals {
                 Disposition::Decide(decision)
             }
             None => {
-                self.next_handle += 1;
+                self.next_handle = self.next_handle.wrapping_add(1);
                 let handle = self.next_handle;
                 self.remember(key, Entry::Pending { handle });
                 Disposition::Ask { handle }
@@ -95,7 +95,7 @@ impl Approvals {
     /// decision to send, or `None` when the handle is unknown (evicted or already answered).
     pub fn answer(
         &mut self,
-        handle: u64,
+        handle: u32,
         response_json: &str,
     ) -> Option<(ApprovalKey, ApprovalDecision)> {
         let (key, entry) = self

@@ -77,15 +77,17 @@ pub enum Effect {
         result: Result<String, SessionError>,
     },
     /// Run `canUseTool(toolName, input, context)`; answer with `answer_approval(handle, …)`.
+    /// Handles are `u32` so that they cross to JavaScript as a Number on every build: a `u64`
+    /// crosses as a BigInt, which the React Native (wasm2js) build cannot pass.
     AskApproval {
-        handle: u64,
+        handle: u32,
         tool_name: String,
         input: String,
         context: String,
     },
     /// Run an SDK-hosted tool's `execute`; answer with `finish_tool(handle, …)`.
     RunTool {
-        handle: u64,
+        handle: u32,
         tool_call_id: String,
         tool_name: String,
         input: String,
@@ -142,8 +144,8 @@ pub struct SessionCore {
     pub(super) requests: RequestTable,
     pub(super) approvals: Approvals,
     /// SDK-hosted tool calls being executed: (handle, request id).
-    pub(super) tool_calls: Vec<(u64, String)>,
-    pub(super) next_tool_handle: u64,
+    pub(super) tool_calls: Vec<(u32, String)>,
+    pub(super) next_tool_handle: u32,
     pub(super) devices: DeviceWaiters,
     pub(super) device_listening: bool,
     pub(super) effects: VecDeque<Effect>,

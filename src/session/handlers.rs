@@ -123,7 +123,7 @@ impl SessionCore {
 
     /// The `canUseTool` callback answered (`response_json`: its return value, or
     /// `{behavior:"deny", message}` built from a thrown error).
-    pub fn answer_approval(&mut self, handle: u64, response_json: &str) {
+    pub fn answer_approval(&mut self, handle: u32, response_json: &str) {
         if self.closed {
             return;
         }
@@ -197,7 +197,7 @@ impl SessionCore {
             let error = "Unknown external tool: ".to_owned() + tool_name;
             return self.send_tool_response(request_id.to_owned(), None, Some(error));
         }
-        self.next_tool_handle += 1;
+        self.next_tool_handle = self.next_tool_handle.wrapping_add(1);
         let handle = self.next_tool_handle;
         self.tool_calls.push((handle, request_id.to_owned()));
         self.effects.push_back(Effect::RunTool {
@@ -210,7 +210,7 @@ impl SessionCore {
 
     /// A tool's `execute` settled: `outcome_json` is `{"result": {content, isError?}}` or
     /// `{"error": "<message>"}`.
-    pub fn finish_tool(&mut self, handle: u64, outcome_json: &str) {
+    pub fn finish_tool(&mut self, handle: u32, outcome_json: &str) {
         let Some(index) = self.tool_calls.iter().position(|(h, _)| *h == handle) else {
             return;
         };
