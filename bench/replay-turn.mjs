@@ -6,8 +6,13 @@
 // A session may run the turn several times: each later turn is the recording with its own ids.
 import { readFileSync } from "node:fs";
 
-/** `turnOnce(LettaAgentClient, reconnect)` for the recording at `capturePath`, and `parseOnce(frames)`. */
-export function replayTurns(capturePath) {
+/**
+ * `turnOnce(LettaAgentClient, reconnect)` for the recording at `capturePath`; `history`: the
+ * messages `listMessages()` answers with (the recording's answer otherwise). For a long-lived
+ * session of one's own: `ReplaySocket`, `agentId`, and `nextTurn()`, which makes the next
+ * `input` play the turn with fresh ids and returns the array the received frames go into.
+ */
+export function replayTurns(capturePath, { history } = {}) {
   const lines = readFileSync(capturePath, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line));
   const responses = new Map(); // command type → recorded response (frame object)
   const segments = { create_message: [], approval_response: [] }; // frames (strings) after each input
@@ -69,11 +74,15 @@ export function replayTurns(capturePath) {
    */
   function answerTemplate(frame) {
     const [head, tail] = JSON.stringify({ ...frame, request_id: "\u0000" }).split('"\\u0000"');
-    return (requestId) => head + JSON.stringify(requestId) + tail;
+    // `null` for a command without one (the reference SDK's `input`).
+    return (requestId) => head + JSON.stringify(requestId ?? null) + tail;
   }
   const answers = { input: answerTemplate(inputAccepted) };
   for (const [type, frame] of responses) answers[type] = answerTemplate(frame);
   const bareAnswer = (type) => (answers[type] = answerTemplate({ type: `${type}_response`, success: true }));
+  if (history) {
+    answers.conversation_messages_list = answerTemplate({ type: "conversation_messages_list_response", success: true, messages: history, has_more: false });
+  }
 
   /** A command's type, request id and input kind: read from its head (the client writes `type` and `request_id` first). */
   function readCommand(text) {
@@ -181,7 +190,15 @@ export function replayTurns(capturePath) {
     return { elapsed, messages, frames: [...received] };
   }
 
-  return { turnOnce };
+  /** The next turn of a long-lived session (see above). */
+  function nextTurn() {
+    turnIndex += 1;
+    segmentsOf(turnIndex);
+    received.length = 0;
+    return received;
+  }
+
+  return { turnOnce, ReplaySocket, agentId, nextTurn };
 }
 
 /** `JSON.parse` of every frame (the reference a plain-JS client pays before any work). */

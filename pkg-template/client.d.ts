@@ -18,6 +18,8 @@ export type * from "./management.js";
 export type * from "./backends.js";
 export type * from "./errors.js";
 export type * from "./alpha.js";
+export type * from "./chat.js";
+export { createChat } from "./chat.js";
 export { RepositoriesClient } from "./backends.js";
 export {
   APIError,

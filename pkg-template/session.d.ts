@@ -3,7 +3,7 @@
 
 import type { LettaMessage } from "./management.js";
 import type { SDKStreamMessage, SendMessage } from "./messages.js";
-import type { LegacyPermissionMode, McpServerStatus, PermissionMode, ReasoningEffort } from "./options.js";
+import type { CanUseToolResponse, LegacyPermissionMode, McpServerStatus, PermissionMode, ReasoningEffort } from "./options.js";
 
 /** `ready()`: the session identity, without calling the model or reading history. */
 export interface SessionReadyState {
@@ -276,6 +276,12 @@ export interface LettaCodeSession {
   mcpServerStatus(): Promise<McpServerStatus[]>;
   /** Rejects in a stateless session. */
   updateModel(update: string | UpdateModelOptions): Promise<UpdateModelResult>;
+  /**
+   * Answers the approval of tool call `toolCallId` with `decision` (what `canUseTool` returns),
+   * whether or not `canUseTool` is deciding it: one recovered after a reload, or a UI's answer.
+   * A request answered already is left as it is. Rejects on an empty `toolCallId`.
+   */
+  respondToApproval(toolCallId: string, decision: CanUseToolResponse): Promise<void>;
   /** Replays state so that approvals pending across a disconnect reach `canUseTool` again. */
   recoverPendingApprovals(options?: RecoverPendingApprovalsOptions): Promise<RecoverPendingApprovalsResult>;
   /** Fire-and-forget: resolves once written, not when applied. */

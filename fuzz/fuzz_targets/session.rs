@@ -55,8 +55,8 @@ struct Driver {
     core: SessionCore,
     now: u64,
     next_call: u32,
-    approvals: VecDeque<u64>,
-    tools: VecDeque<u64>,
+    approvals: VecDeque<u32>,
+    tools: VecDeque<u32>,
     listening: bool,
 }
 

@@ -1,5 +1,6 @@
 // The portable `/client` surface, shared by every platform loader.
 export { createTranscriptAccumulator, extractStreamTextDelta } from "./transcript.js";
+export { createChat } from "./chat.js";
 export { LettaAgentClient, RepositoriesClient, createReactNativeWebSocketConstructor } from "./agent-client.js";
 export {
   APIError,

@@ -60,13 +60,6 @@ export function mcpServerConfigs(value) {
 
 
 const CLIENT_INFO = { name: "letta-agent-wasm", version: "0.0.0" };
-const STDIO_MODULE = "@modelcontextprotocol/sdk/client/stdio.js";
-
-/** True in Node (and Node-compatible runtimes); false in browsers and React Native. */
-const canSpawn = () =>
-  typeof globalThis.process?.versions?.node === "string" &&
-  typeof globalThis.window === "undefined" &&
-  globalThis.navigator?.product !== "ReactNative";
 
 /** Thrown for a stdio server where no child process can be started. */
 export function stdioUnavailable(name) {
@@ -75,10 +68,9 @@ export function stdioUnavailable(name) {
   );
 }
 
-async function transportFor(server) {
+async function transportFor(server, loadStdio) {
   if (server.type === "stdio") {
-    // A variable specifier: bundlers for the browser leave the Node-only transport out.
-    const { StdioClientTransport, getDefaultEnvironment } = await import(/* @vite-ignore */ STDIO_MODULE);
+    const { StdioClientTransport, getDefaultEnvironment } = await loadStdio();
     return new StdioClientTransport({
       command: server.command,
       args: server.args,
@@ -128,8 +120,9 @@ const needsAuth = (error) =>
 
 /** One connected server. */
 class Connection {
-  constructor(config) {
+  constructor(config, loadStdio) {
     this.config = config;
+    this.loadStdio = loadStdio;
     /** @type {Client | null} */
     this.client = null;
     this.transport = null;
@@ -146,7 +139,7 @@ class Connection {
   }
 
   async start() {
-    this.transport = await transportFor(this.config);
+    this.transport = await transportFor(this.config, this.loadStdio);
     const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
     client.onclose = () => {
       this.down ??= `MCP server "${this.config.name}" is no longer connected.`;
@@ -192,9 +185,17 @@ class Connection {
 export class McpServers {
   #connections;
   #closed = false;
+  #canSpawn;
 
-  constructor(configs) {
-    this.#connections = configs.map((config) => new Connection(config));
+  /**
+   * `loadStdio`: imports the stdio transport's module; only the Node loader has one
+   * (node/load.js), so that no bundler for a browser or React Native meets that import (Metro
+   * follows any `import()` it can evaluate, even with a constant specifier, and fails the build
+   * on the transport's Node imports). `null` where no child process can run.
+   */
+  constructor(configs, loadStdio) {
+    this.#canSpawn = loadStdio !== null;
+    this.#connections = configs.map((config) => new Connection(config, loadStdio));
     /** `{server, error}` for each server that failed to start (its tools are absent). */
     this.failures = [];
     /** The hosted tools' names (after `start()`). @type {string[]} */
@@ -204,7 +205,7 @@ export class McpServers {
   async start() {
     const stdio = this.#connections.find((connection) => connection.config.type === "stdio");
     // A stdio entry where no process can run is the caller's mistake: fail before starting any.
-    if (stdio !== undefined && !canSpawn()) throw stdioUnavailable(stdio.config.name);
+    if (stdio !== undefined && !this.#canSpawn) throw stdioUnavailable(stdio.config.name);
     const definitions = [];
     const executors = new Map();
     const started = await Promise.allSettled(this.#connections.map((connection) => connection.start()));
@@ -254,10 +255,10 @@ export class McpServers {
 /**
  * Validates `mcpServers`, connects the servers and adds their tools to the session's
  * `options.tools` (definitions) and `callbacks.executors` (by name). Returns the `McpServers`
- * to close with the session.
+ * to close with the session. `loadStdio`: see `McpServers`.
  */
-export async function startMcp(mcpServers, options, callbacks) {
-  const servers = new McpServers(mcpServerConfigs(mcpServers));
+export async function startMcp(mcpServers, options, callbacks, loadStdio) {
+  const servers = new McpServers(mcpServerConfigs(mcpServers), loadStdio);
   try {
     const hosted = await servers.start();
     options.tools.push(...hosted.definitions);

@@ -339,3 +339,29 @@ export function queryTarget(options) {
   }
   return { target, options: rest };
 }
+
+/** Splits session options into their JSON view (validated above) and the functions the session keeps (`canUseTool`, tools' `execute`). */
+export function splitOptions(options) {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw invalidArgument("Session options must be an object.");
+  }
+  const { canUseTool, tools, ...rest } = options ?? {};
+  if (canUseTool !== undefined && typeof canUseTool !== "function") {
+    throw invalidArgument("Invalid canUseTool. Expected a function.");
+  }
+  const executors = new Map();
+  let toolDefinitions;
+  if (tools !== undefined) {
+    if (!Array.isArray(tools)) throw invalidArgument("Invalid tools. Expected an array.");
+    toolDefinitions = tools.map((tool, i) => {
+      if (tool === null || typeof tool !== "object" || typeof tool.execute !== "function") {
+        throw invalidArgument(`Invalid tools[${i}]. Expected {name, description, parameters, execute}.`);
+      }
+      const { execute, ...definition } = tool;
+      executors.set(definition.name, execute);
+      return definition;
+    });
+  }
+  const plain = JSON.parse(JSON.stringify({ ...rest, tools: toolDefinitions, hasCanUseTool: canUseTool !== undefined }));
+  return { plain, canUseTool, executors };
+}

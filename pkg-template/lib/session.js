@@ -5,7 +5,7 @@
 
 import { wasm } from "./runtime.js";
 import { closedError, invalidArgument, LettaStateError } from "./errors.js";
-import { sessionOptions, sessionTarget } from "./options.js";
+import { sessionOptions, sessionTarget, splitOptions } from "./options.js";
 import { asyncDisposeSymbol, isNonEmptyString, isObject, parse } from "./values.js";
 
 /**
@@ -20,39 +20,13 @@ export function newDriver(config, nonce, WebSocket, events) {
 
 const errorMessage = (error) => (error instanceof Error ? error.message : String(error));
 
-/** Splits session options into their JSON view (validated by options.js) and the functions kept here. */
-function splitOptions(options) {
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw invalidArgument("Session options must be an object.");
-  }
-  const { canUseTool, tools, ...rest } = options ?? {};
-  if (canUseTool !== undefined && typeof canUseTool !== "function") {
-    throw invalidArgument("Invalid canUseTool. Expected a function.");
-  }
-  const executors = new Map();
-  let toolDefinitions;
-  if (tools !== undefined) {
-    if (!Array.isArray(tools)) throw invalidArgument("Invalid tools. Expected an array.");
-    toolDefinitions = tools.map((tool, i) => {
-      if (tool === null || typeof tool !== "object" || typeof tool.execute !== "function") {
-        throw invalidArgument(`Invalid tools[${i}]. Expected {name, description, parameters, execute}.`);
-      }
-      const { execute, ...definition } = tool;
-      executors.set(definition.name, execute);
-      return definition;
-    });
-  }
-  const plain = JSON.parse(JSON.stringify({ ...rest, tools: toolDefinitions, hasCanUseTool: canUseTool !== undefined }));
-  return { plain, canUseTool, executors };
-}
+/** @internal The key of a session's link for the chat store (lib/chat.js). */
+export const chatLink = Symbol("letta-agent-wasm chat link");
 
+// `Info.agentId` is `null` only in query()'s sessions, whose `Query` reports it itself.
 /** @typedef {import("../session.js").LettaCodeSession} PublicSession @typedef {import("../messages.js").SDKInitMessage} Info */
 /** @typedef {{mcpServers?: unknown, outputFormat?: unknown, mcp?: import("./mcp.js").McpServers, structured?: any, closed?: Promise<void>}} Extras */
-
-/**
- * A session on one Letta conversation. Create it with `client.createSession()` or `resumeSession()`.
- * @implements {PublicSession}
- */
+/** A session on one Letta conversation. Create it with `client.createSession()` or `resumeSession()`. @implements {PublicSession} */
 export class LettaCodeSession {
   #connection;
   #config;
@@ -68,16 +42,16 @@ export class LettaCodeSession {
   #connectionListeners = new Set();
   /**
    * Aborted when the session closes: the `signal` SDK-hosted tools receive. Made by the first
-   * tool call (a controller per session, aborted at close, was 4 % of a whole turn in bench/turn).
-   * @type {AbortController | null}
+   * tool call (a controller per session, aborted at close, was 4 % of a whole turn in bench/turn). @type {AbortController | null}
    */
   #closing = null;
   /**
    * `{mcpServers?, outputFormat?}` when set, with what their lazily loaded modules make of them
-   * before the start: `mcp` (mcp.js `McpServers`), `structured` (structured-output.js), and
-   * `closed`, the MCP servers' end. @type {Extras | null}
+   * before the start: `mcp` (mcp.js `McpServers`), `structured` (structured-output.js). @type {Extras | null}
    */
   #extras = null;
+  /** A chat store reads this session (see `[chatLink]`): every driver feeds its transcript. */
+  #feeding = false;
   /** Messages fetched from Rust but not yet yielded (kept for the next `stream()`). */
   #buffered = [];
   #read = 0;
@@ -113,6 +87,7 @@ export class LettaCodeSession {
       ? cloud.client.createSessionDriver(JSON.stringify(this.#config), nonce, WebSocket, events)
       : newDriver(this.#config, nonce, WebSocket, events);
     if (this.#deviceListeners.size > 0) driver.setDeviceStatusListening(true);
+    if (this.#feeding) driver.feedTranscript();
     return driver;
   }
 
@@ -127,7 +102,10 @@ export class LettaCodeSession {
     if (extras.outputFormat) {
       extras.structured ??= (await import("./structured-output.js")).structuredTurns(extras.outputFormat, options, this.#options);
     }
-    if (extras.mcpServers) extras.mcp ??= await (await import("./mcp.js")).startMcp(extras.mcpServers, options, this.#options);
+    if (extras.mcpServers) {
+      const { startMcp } = await import("./mcp.js");
+      extras.mcp ??= await startMcp(extras.mcpServers, options, this.#options, wasm().loadStdioTransport ?? null);
+    }
     if (this.#closed) {
       extras.closed = extras.mcp?.close();
       throw closedError("Session is closed");
@@ -180,12 +158,11 @@ export class LettaCodeSession {
   /** Starts the session once; concurrent callers share one start. A failed start can be retried. @returns {Promise<Info>} */
   #ensureInitialized() {
     this.#live();
-    const info = this.#info;
     // A remote session that lost every socket reopens on the next call (Cloud: before a turn).
-    if (info !== null && !this.#connection.cloud && this.#driver.isIdleDisconnected()) {
-      return this.#reopenIfIdle().then(() => info);
+    if (this.#info !== null && !this.#connection.cloud && this.#driver.isIdleDisconnected()) {
+      return this.#reopenIfIdle().then(() => /** @type {Info} */ (this.#info));
     }
-    if (info !== null) return Promise.resolve(info);
+    if (this.#info !== null) return Promise.resolve(this.#info);
     if (this.#initializing === null) {
       this.#initializing = (this.#extras ? this.#prepare() : Promise.resolve()).then(
         () => this.#connect(),
@@ -230,7 +207,6 @@ export class LettaCodeSession {
   async ready() {
     const info = await this.#ensureInitialized();
     if (this.#connection.cloud) await this.#reopenIfIdle();
-    // `agentId` is `null` only in query()'s sessions, whose Query reports it itself.
     return { agentId: /** @type {string} */ (info.agentId), conversationId: info.conversationId, model: info.model || undefined, tools: info.tools };
   }
 
@@ -375,6 +351,32 @@ export class LettaCodeSession {
     return () => this.#connectionListeners.delete(listener);
   }
 
+  /**
+   * Answers the approval of tool call `toolCallId` with `decision` (what `canUseTool` returns),
+   * whether or not `canUseTool` is deciding it: one recovered after a reload, or a UI's answer.
+   * A request answered already is left as it is.
+   */
+  async respondToApproval(toolCallId, decision) {
+    await this.#ensureInitialized();
+    this.#live().respondToApproval(typeof toolCallId === "string" ? toolCallId : "", JSON.stringify(decision ?? null));
+  }
+
+  /**
+   * @internal lib/chat.js: from now on this session feeds its own transcript (rows cross as
+   * patches, see src/js/session/chat.rs), and `nextMessages()` yields only what is no row.
+   */
+  [chatLink]() {
+    this.#feeding = true;
+    this.#live().feedTranscript();
+    return {
+      next: () => this.#live().nextMessages(),
+      poll: () => (this.#closed ? undefined : this.#driver.pollMessages()),
+      patch: () => this.#driver.transcriptPatch(),
+      rebase: (page, order, fresh) => this.#driver.rebaseTranscript(JSON.stringify(page), order, fresh),
+      busy: () => !this.#closed && this.#driver.hasInFlightTurn(),
+    };
+  }
+
   async recoverPendingApprovals(options = {}) {
     await this.#ensureInitialized();
     return parse(await this.#live().recoverPendingApprovals(JSON.stringify(options ?? {})));
@@ -457,9 +459,9 @@ export class LettaCodeSession {
     if (this.#closed) return;
     const driver = this.#driver;
     if (kind === "approval") {
-      queueMicrotask(() => this.#approve(driver, Number(a), b, JSON.parse(c), JSON.parse(d)));
+      queueMicrotask(() => this.#approve(driver, a, b, JSON.parse(c), JSON.parse(d)));
     } else if (kind === "tool") {
-      queueMicrotask(() => this.#runTool(driver, Number(a), b, c, JSON.parse(d)));
+      queueMicrotask(() => this.#runTool(driver, a, b, c, JSON.parse(d)));
     } else if (kind === "device" || kind === "connection") {
       const status = JSON.parse(a);
       const listeners = kind === "device" ? this.#deviceListeners : this.#connectionListeners;

@@ -100,6 +100,25 @@ function appended(prev, message) {
   return row;
 }
 
+/**
+ * The rows after Rust's row `patch` (JSON, or undefined when nothing changed) of `snapshot`: a
+ * new array with the written rows replaced; untouched rows keep their identity.
+ */
+export function applyPatch(snapshot, patch) {
+  if (patch === undefined) return snapshot;
+  const { len, moved, rows } = JSON.parse(patch);
+  let next;
+  if (moved === undefined) {
+    next = snapshot.slice();
+  } else {
+    next = [];
+    for (let i = 0; i < len; i++) next.push(moved[i] >= 0 ? snapshot[moved[i]] : undefined);
+  }
+  for (let i = 0; i < rows.length; i++) next[rows[i][0]] = rows[i][1];
+  next.length = len;
+  return next;
+}
+
 /** Creates an accumulator that folds SDK messages and history pages into transcript rows. */
 export function createTranscriptAccumulator() {
   let core = new (wasm().TranscriptCore)();
@@ -107,19 +126,7 @@ export function createTranscriptAccumulator() {
   const ids = { uuid: undefined, otid: undefined, runId: undefined };
 
   function takeSnapshot() {
-    const patch = core.takePatch();
-    if (patch === undefined) return snapshot;
-    const { len, moved, rows } = JSON.parse(patch);
-    let next;
-    if (moved === undefined) {
-      next = snapshot.slice();
-    } else {
-      next = [];
-      for (let i = 0; i < len; i++) next.push(moved[i] >= 0 ? snapshot[moved[i]] : undefined);
-    }
-    for (let i = 0; i < rows.length; i++) next[rows[i][0]] = rows[i][1];
-    next.length = len;
-    snapshot = next;
+    snapshot = applyPatch(snapshot, core.takePatch());
     return snapshot;
   }
 

@@ -15,6 +15,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+mod chat;
 mod events;
 
 /// An API call waiting for its effect.
@@ -51,6 +52,8 @@ pub(super) struct Shared {
     /// `nextMessages()` callers waiting for a batch (their `resolve`), oldest first. Rarely
     /// more than one: a `Vec` (a `VecDeque` cost 0.8 KB gzip of the `/client` wasm).
     waiters: RefCell<Vec<Function>>,
+    /// A chat's transcript, fed by the session itself (see `chat`); `None` otherwise.
+    transcript: RefCell<Option<crate::transcript::TranscriptAccumulator>>,
 }
 
 /// One session (or management connection).
@@ -294,28 +297,27 @@ impl SessionDriver {
     /// A management request (`fields`: JSON; `command_type`, e.g. `agent_list`): resolves with
     /// the response frame (JSON).
     pub fn management(&self, command_type: &str, fields: &str) -> Promise {
-        let failure = failure_text(command_type);
         self.call(
             None,
-            |core, call, now| core.management(call, command_type, fields, failure, now),
+            |core, call, now| core.management(call, command_type, fields, now),
             |_, _| {},
         )
     }
 
     /// The `canUseTool` callback's answer (JSON) for the `approval` event `handle`.
     #[wasm_bindgen(js_name = answerApproval)]
-    pub fn answer_approval(&self, handle: f64, answer: &str) -> Result<(), JsValue> {
+    pub fn answer_approval(&self, handle: u32, answer: &str) -> Result<(), JsValue> {
         self.sync(|core, _| {
-            core.answer_approval(handle as u64, answer);
+            core.answer_approval(handle, answer);
             Ok(())
         })
     }
 
     /// A tool's outcome (`{"result": …}` or `{"error": "…"}`) for the `tool` event `handle`.
     #[wasm_bindgen(js_name = finishTool)]
-    pub fn finish_tool(&self, handle: f64, outcome: &str) -> Result<(), JsValue> {
+    pub fn finish_tool(&self, handle: u32, outcome: &str) -> Result<(), JsValue> {
         self.sync(|core, _| {
-            core.finish_tool(handle as u64, outcome);
+            core.finish_tool(handle, outcome);
             Ok(())
         })
     }
@@ -411,6 +413,7 @@ impl SessionDriver {
                 calls: RefCell::default(),
                 next_call: Cell::new(0),
                 waiters: RefCell::default(),
+                transcript: RefCell::default(),
             }
         });
         Ok(SessionDriver {
@@ -420,7 +423,7 @@ impl SessionDriver {
 
     /// The shared state (cloned, so no borrow of `self` outlives this line), or `None` once
     /// released.
-    fn live(&self) -> Option<Rc<Shared>> {
+    pub(super) fn live(&self) -> Option<Rc<Shared>> {
         self.shared.borrow().clone()
     }
 
@@ -454,7 +457,7 @@ impl SessionDriver {
     }
 
     /// Runs a synchronous operation; its error is thrown as a typed `Error`.
-    fn sync(
+    pub(super) fn sync(
         &self,
         step: impl FnOnce(&mut SessionCore, u64) -> Result<(), SessionError>,
     ) -> Result<(), JsValue> {
@@ -478,22 +481,4 @@ impl Shared {
 /// A core error as a typed JS `Error`.
 fn session_error(error: &SessionError) -> JsValue {
     typed_error(error.name, error.code, &error.message)
-}
-
-/// The text used when a management response fails without an `error`.
-fn failure_text(command_type: &str) -> &'static str {
-    match command_type {
-        "agent_list" => "Failed to list agents",
-        "agent_retrieve" => "Failed to retrieve agent",
-        "agent_update" => "Failed to update agent",
-        "agent_delete" => "Failed to delete agent",
-        "conversation_list" => "Failed to list conversations",
-        "conversation_retrieve" => "Failed to retrieve conversation",
-        "conversation_create" => "Failed to create conversation",
-        "conversation_update" => "Failed to update conversation",
-        "conversation_fork" => "Failed to fork conversation",
-        "conversation_messages_list" => "listMessages failed",
-        "list_models" => "Failed to list models",
-        _ => "Request failed",
-    }
 }

@@ -32,6 +32,10 @@ pub enum SdkMessage {
     LoopStatus(LoopStatusMessage),
     /// `stream_event`: any other delta, passed on whole.
     StreamEvent(StreamEventMessage),
+    /// The user's own input when its turn starts, for a chat's transcript only
+    /// (`session::coordinator::echo`; a session's `stream()` never yields it).
+    #[serde(rename = "user")]
+    UserEcho(UserEcho),
 }
 
 impl SdkMessage {
@@ -48,6 +52,7 @@ impl SdkMessage {
             SdkMessage::QueueUpdate(_) => "queue_update",
             SdkMessage::LoopStatus(_) => "loop_status",
             SdkMessage::StreamEvent(_) => "stream_event",
+            SdkMessage::UserEcho(_) => "user",
         }
     }
 
@@ -55,6 +60,16 @@ impl SdkMessage {
     pub fn to_json(&self) -> String {
         crate::json::to_string(self)
     }
+}
+
+/// The user's own input (`SdkMessage::UserEcho`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UserEcho {
+    /// The input's otid (its `client_message_id` when none was given): history's user message
+    /// carries it, so the chat's row and history's are one row.
+    pub otid: String,
+    /// The text the user sent.
+    pub content: String,
 }
 
 /// `assistant` / `reasoning` fields.

@@ -22,7 +22,7 @@ pub struct ApprovalKey {
 #[derive(Debug, Clone)]
 enum Entry {
     /// The callback is running; `handle` identifies it to the JS layer.
-    Pending { handle: u64 },
+    Pending { handle: u32 },
     /// The decision sent, re-sent verbatim if the server replays the request.
     Answered(ApprovalDecision),
 }
@@ -37,7 +37,7 @@ pub enum Disposition {
     /// Decided without asking anyone: send this.
     Decide(ApprovalDecision),
     /// Ask the `canUseTool` callback; answer later through `handle`.
-    Ask { handle: u64 },
+    Ask { handle: u32 },
 }
 
 /// The approval decision cache of one session.
@@ -47,7 +47,7 @@ pub struct Approvals {
     entries: Vec<(ApprovalKey, Entry)>,
     /// Index of the oldest entry once the cache is full.
     oldest: usize,
-    next_handle: u64,
+    next_handle: u32,
 }
 
 impl Approvals {
@@ -83,7 +83,7 @@ impl Approvals {
                 Disposition::Decide(decision)
             }
             None => {
-                self.next_handle += 1;
+                self.next_handle = self.next_handle.wrapping_add(1);
                 let handle = self.next_handle;
                 self.remember(key, Entry::Pending { handle });
                 Disposition::Ask { handle }
@@ -95,7 +95,7 @@ impl Approvals {
     /// decision to send, or `None` when the handle is unknown (evicted or already answered).
     pub fn answer(
         &mut self,
-        handle: u64,
+        handle: u32,
         response_json: &str,
     ) -> Option<(ApprovalKey, ApprovalDecision)> {
         let (key, entry) = self
@@ -105,6 +105,19 @@ impl Approvals {
         let decision = decision_from_response(response_json);
         *entry = Entry::Answered(decision.clone());
         Some((key.clone(), decision))
+    }
+
+    /// An answer given for the request `key` directly (`respondToApproval`), whether a callback
+    /// is deciding it or nobody asked: the decision to send, or `None` when it was answered
+    /// already (a later callback answer then finds it answered too).
+    pub fn respond(&mut self, key: ApprovalKey, response_json: &str) -> Option<ApprovalDecision> {
+        let decision = decision_from_response(response_json);
+        match self.entries.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, Entry::Answered(_))) => return None,
+            Some((_, entry)) => *entry = Entry::Answered(decision.clone()),
+            None => self.remember(key, Entry::Answered(decision.clone())),
+        }
+        Some(decision)
     }
 
     fn remember(&mut self, key: ApprovalKey, entry: Entry) {
@@ -235,6 +248,28 @@ mod tests {
             panic!()
         };
         assert_eq!(json(&again), json(&d));
+    }
+
+    #[test]
+    fn a_direct_answer_wins_over_the_callback_and_counts_once() {
+        let mut a = Approvals::default();
+        let Disposition::Ask { handle } = a.dispose(key("perm-7"), "Bash", false, true) else {
+            panic!()
+        };
+        let decision = a.respond(key("perm-7"), r#"{"behavior":"deny","message":"no"}"#);
+        assert!(json(&decision.unwrap()).contains("deny"));
+        assert!(
+            a.answer(handle, r#"{"behavior":"allow"}"#).is_none(),
+            "the callback is late"
+        );
+        assert!(a.respond(key("perm-7"), "{}").is_none(), "answered once");
+        // A request nobody asked about in this session (recovered after a reload).
+        let recovered = a.respond(key("perm-8"), r#"{"behavior":"allow"}"#).unwrap();
+        assert!(json(&recovered).contains("allow"));
+        assert!(matches!(
+            a.dispose(key("perm-8"), "Bash", false, true),
+            Disposition::Resend(_)
+        ));
     }
 
     #[test]

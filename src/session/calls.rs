@@ -48,6 +48,11 @@ impl SessionCore {
                     "send() message must be a string or an array of content parts",
                 )
             })?;
+        // A chat shows the text it sent when the turn starts (`coordinator::echo`).
+        let echo = self
+            .echo_inputs
+            .then(|| crate::json::content_text(&content).map(|t| t.into_owned()))
+            .flatten();
         self.sent_messages += 1;
         let client_message_id = match otid {
             Some(otid) => otid.to_owned(),
@@ -80,7 +85,11 @@ impl SessionCore {
             }),
         });
         if let Some(c) = self.coordinator.as_mut() {
-            c.track_sent_turn(now, client_message_id.clone(), otid.map(str::to_owned));
+            let otid = otid.map(str::to_owned);
+            match echo {
+                Some(text) => c.track_echoed_turn(now, client_message_id.clone(), otid, text),
+                None => c.track_sent_turn(now, client_message_id.clone(), otid),
+            }
             c.note_input_request(&client_message_id, &request_id);
         }
         self.write_input(request_id, command.to_json(), now);
@@ -362,18 +371,13 @@ impl SessionCore {
 
     /// A management request (`agent_list`, `conversation_fork`, …): writes
     /// `{type, request_id, ...fields}` and settles with the `<type>_response` frame once its
-    /// `success` is checked (`failure`: the text when the server gives none).
-    pub fn management(
-        &mut self,
-        call: CallId,
-        command_type: &str,
-        fields_json: &str,
-        failure: &'static str,
-        now: u64,
-    ) {
+    /// `success` is checked (with the reference's text for the command when the server gives
+    /// none).
+    pub fn management(&mut self, call: CallId, command_type: &str, fields_json: &str, now: u64) {
         if !self.open_for(call) {
             return;
         }
+        let failure = management_failure(command_type);
         let fields = Object::parse(fields_json).unwrap_or_default();
         let request_id = self.ids.next(command_type);
         let frame = command_frame(command_type, &request_id, &fields);
@@ -439,5 +443,23 @@ fn validate_command(command_json: &str) -> Result<Object<'_>, SessionError> {
         _ => Err(SessionError::invalid(
             "Invalid command. Expected a non-empty type.",
         )),
+    }
+}
+
+/// The text a management request fails with when the server gives none (the reference's).
+fn management_failure(command_type: &str) -> &'static str {
+    match command_type {
+        "agent_list" => "Failed to list agents",
+        "agent_retrieve" => "Failed to retrieve agent",
+        "agent_update" => "Failed to update agent",
+        "agent_delete" => "Failed to delete agent",
+        "conversation_list" => "Failed to list conversations",
+        "conversation_retrieve" => "Failed to retrieve conversation",
+        "conversation_create" => "Failed to create conversation",
+        "conversation_update" => "Failed to update conversation",
+        "conversation_fork" => "Failed to fork conversation",
+        "conversation_messages_list" => "listMessages failed",
+        "list_models" => "Failed to list models",
+        _ => "Request failed",
     }
 }

@@ -21,6 +21,7 @@
 
 mod batch;
 mod correlation;
+mod echo;
 mod lifecycle;
 mod result;
 mod settled;
@@ -165,10 +166,27 @@ impl TurnCoordinator {
         client_message_id: String,
         otid: Option<String>,
     ) {
+        self.track(Turn::new(client_message_id, otid), now_ms);
+    }
+
+    /// [`Self::track_sent_turn`] for a chat that shows the user's own messages: when the turn
+    /// starts (see `echo`), a [`SdkMessage::UserEcho`] of `text` comes before its first row.
+    pub fn track_echoed_turn(
+        &mut self,
+        now_ms: u64,
+        client_message_id: String,
+        otid: Option<String>,
+        text: String,
+    ) {
+        let mut turn = Turn::new(client_message_id, otid);
+        turn.echo = Some(text);
+        self.track(turn, now_ms);
+    }
+
+    fn track(&mut self, turn: Turn, now_ms: u64) {
         if self.closed {
             return;
         }
-        let turn = Turn::new(client_message_id, otid);
         if self.active.is_none() && self.queued.is_empty() {
             self.activate(turn, now_ms);
         } else {
@@ -321,6 +339,7 @@ impl TurnCoordinator {
     }
 
     fn activate(&mut self, mut turn: Turn, now_ms: u64) {
+        self.echo_started(&mut turn);
         turn.started_at = now_ms;
         turn.timeout_at = self
             .config

@@ -79,15 +79,17 @@ pub enum Effect {
         result: Result<String, SessionError>,
     },
     /// Run `canUseTool(toolName, input, context)`; answer with `answer_approval(handle, …)`.
+    /// Handles are `u32` so that they cross to JavaScript as a Number on every build: a `u64`
+    /// crosses as a BigInt, which the React Native (wasm2js) build cannot pass.
     AskApproval {
-        handle: u64,
+        handle: u32,
         tool_name: String,
         input: String,
         context: String,
     },
     /// Run an SDK-hosted tool's `execute`; answer with `finish_tool(handle, …)`.
     RunTool {
-        handle: u64,
+        handle: u32,
         tool_call_id: String,
         tool_name: String,
         input: String,
@@ -144,8 +146,8 @@ pub struct SessionCore {
     pub(super) requests: RequestTable,
     pub(super) approvals: Approvals,
     /// SDK-hosted tool calls being executed: (handle, request id).
-    pub(super) tool_calls: Vec<(u64, String)>,
-    pub(super) next_tool_handle: u64,
+    pub(super) tool_calls: Vec<(u32, String)>,
+    pub(super) next_tool_handle: u32,
     pub(super) devices: DeviceWaiters,
     pub(super) device_listening: bool,
     pub(super) effects: VecDeque<Effect>,
@@ -166,6 +168,9 @@ pub struct SessionCore {
     pub(super) recovering: Option<Runtime>,
     /// The standby socket, unacknowledged input and retry timers (see `reconnect`).
     pub(super) connections: Connections,
+    /// Inputs are echoed into the stream when their turn starts (a chat's session, see
+    /// `coordinator::echo`).
+    pub(super) echo_inputs: bool,
 }
 
 impl SessionCore {
@@ -197,6 +202,7 @@ impl SessionCore {
             recent_frames: RecentFrames::default(),
             recovering: None,
             connections: Connections::default(),
+            echo_inputs: false,
         };
         core.seed_jitter();
         core

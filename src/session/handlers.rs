@@ -3,6 +3,7 @@
 
 use super::approvals::{ApprovalKey, Disposition};
 use super::core::{Effect, SessionCore};
+use super::error::SessionError;
 use super::options::text;
 use super::requests::CallId;
 use super::responses::response_error;
@@ -122,7 +123,7 @@ impl SessionCore {
 
     /// The `canUseTool` callback answered (`response_json`: its return value, or
     /// `{behavior:"deny", message}` built from a thrown error).
-    pub fn answer_approval(&mut self, handle: u64, response_json: &str) {
+    pub fn answer_approval(&mut self, handle: u32, response_json: &str) {
         if self.closed {
             return;
         }
@@ -133,6 +134,33 @@ impl SessionCore {
             };
             self.send_decision(runtime, key.request_id, decision);
         }
+    }
+
+    /// `respondToApproval(toolCallId, decision)`: answers the approval of a tool call without
+    /// the `canUseTool` callback (one recovered after a reload, or a chat's own answer); the
+    /// request is the app server's `perm-<toolCallId>`. A request answered already is left as
+    /// it is.
+    pub fn respond_to_approval(
+        &mut self,
+        tool_call_id: &str,
+        response_json: &str,
+    ) -> Result<(), SessionError> {
+        let runtime = self.ready_runtime()?;
+        if tool_call_id.trim().is_empty() {
+            return Err(SessionError::invalid(
+                "Invalid toolCallId. Expected a non-empty string.",
+            ));
+        }
+        let key = ApprovalKey {
+            agent_id: runtime.agent_id.clone(),
+            conversation_id: runtime.conversation_id.clone(),
+            request_id: "perm-".to_owned() + tool_call_id,
+        };
+        let request_id = key.request_id.clone();
+        if let Some(decision) = self.approvals.respond(key, response_json) {
+            self.send_decision(runtime, request_id, decision);
+        }
+        Ok(())
     }
 
     fn send_decision(&mut self, runtime: Runtime, request_id: String, decision: ApprovalDecision) {
@@ -169,7 +197,7 @@ impl SessionCore {
             let error = "Unknown external tool: ".to_owned() + tool_name;
             return self.send_tool_response(request_id.to_owned(), None, Some(error));
         }
-        self.next_tool_handle += 1;
+        self.next_tool_handle = self.next_tool_handle.wrapping_add(1);
         let handle = self.next_tool_handle;
         self.tool_calls.push((handle, request_id.to_owned()));
         self.effects.push_back(Effect::RunTool {
@@ -182,7 +210,7 @@ impl SessionCore {
 
     /// A tool's `execute` settled: `outcome_json` is `{"result": {content, isError?}}` or
     /// `{"error": "<message>"}`.
-    pub fn finish_tool(&mut self, handle: u64, outcome_json: &str) {
+    pub fn finish_tool(&mut self, handle: u32, outcome_json: &str) {
         let Some(index) = self.tool_calls.iter().position(|(h, _)| *h == handle) else {
             return;
         };

@@ -6,6 +6,7 @@
 
 mod approvals;
 mod calls;
+mod chat_feed;
 #[cfg(any(test, feature = "cloud"))]
 mod cloud;
 pub mod coordinator;
@@ -25,6 +26,7 @@ mod responses;
 
 pub use self::core::{Effect, SessionConfig, SessionCore, Target};
 pub use approvals::APPROVAL_CACHE_SIZE;
+pub use chat_feed::Fed;
 pub use drain::CLOSE_DRAIN_MS;
 pub use error::SessionError;
 pub use options::{read_session_config, SessionOptions, SessionSetup};

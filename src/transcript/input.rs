@@ -9,6 +9,7 @@
 use super::rows::TextKind;
 use super::stream_text::StreamEvent;
 use crate::json::{Object, Value};
+use crate::protocol::sdk_message::{SdkMessage, TextMessage};
 use std::borrow::Cow;
 
 /// One `SDKMessage` the accumulator understands.
@@ -25,6 +26,9 @@ pub enum SdkInput<'a> {
     /// A valid message of a type the accumulator ignores (`init`, `result`, `error`, `retry`,
     /// `queue_update`, `loop_status`).
     Ignored,
+    /// A chat's own user message when its turn starts (`SdkMessage::UserEcho`; only from a
+    /// session, never from JSON): the `user` row history will have under the same otid.
+    UserEcho { otid: &'a str, text: &'a str },
 }
 
 /// An `assistant` or `reasoning` slice.
@@ -158,4 +162,57 @@ fn has_tool_call_id(m: &Object<'_>) -> Option<()> {
 /// Takes a member that is known to be a string or absent.
 fn string<'a>(m: &mut Object<'a>, key: &str) -> Option<Cow<'a, str>> {
     m.take(key).into_str()
+}
+
+impl<'a> SdkInput<'a> {
+    /// The input a session's own typed message makes, without a JSON round trip: the same
+    /// input [`SdkInput::from_json`] reads from the message's JSON (the chat store feeds its
+    /// accumulator this way, `session::chat_feed`).
+    pub fn from_message(message: &'a SdkMessage) -> SdkInput<'a> {
+        let text = |kind, m: &'a TextMessage| {
+            SdkInput::Text(TextInput {
+                kind,
+                content: Cow::Borrowed(&m.content),
+                uuid: Some(Cow::Borrowed(&m.uuid)),
+                otid: m
+                    .otid
+                    .as_ref()
+                    .and_then(|o| o.as_deref())
+                    .map(Cow::Borrowed),
+                run_id: m.run_id.as_deref().map(Cow::Borrowed),
+                seq_id: m.seq_id.as_ref().and_then(|n| n.as_f64()),
+            })
+        };
+        match message {
+            SdkMessage::Assistant(m) => text(TextKind::Assistant, m),
+            SdkMessage::Reasoning(m) => text(TextKind::Reasoning, m),
+            SdkMessage::ToolCall(m) if !m.tool_call_id.is_empty() => {
+                SdkInput::ToolCall(ToolCallInput {
+                    tool_call_id: Cow::Borrowed(&m.tool_call_id),
+                    tool_name: Some(Cow::Borrowed(&m.tool_name)),
+                    tool_input: Some(m.tool_input.clone()),
+                    raw_arguments: m.raw_arguments.as_deref().map(Cow::Borrowed),
+                    uuid: Some(Cow::Borrowed(&m.uuid)),
+                    run_id: m.run_id.as_deref().map(Cow::Borrowed),
+                })
+            }
+            SdkMessage::ToolResult(m) if !m.tool_call_id.is_empty() => {
+                SdkInput::ToolResult(ToolResultInput {
+                    tool_call_id: Cow::Borrowed(&m.tool_call_id),
+                    content: Cow::Borrowed(&m.content),
+                    is_error: m.is_error,
+                    uuid: Some(Cow::Borrowed(&m.uuid)),
+                    run_id: m.run_id.as_deref().map(Cow::Borrowed),
+                })
+            }
+            SdkMessage::UserEcho(m) => SdkInput::UserEcho {
+                otid: &m.otid,
+                text: &m.content,
+            },
+            SdkMessage::StreamEvent(m) => {
+                SdkInput::StreamEvent(StreamEvent::from_value(Value::Object(m.event.clone())))
+            }
+            _ => SdkInput::Ignored,
+        }
+    }
 }

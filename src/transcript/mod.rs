@@ -162,6 +162,16 @@ impl TranscriptAccumulator {
                 true
             }
             SdkInput::StreamEvent(event) => self.apply_stream_event(event),
+            SdkInput::UserEcho { otid, text } => {
+                let ids = Ids {
+                    uuid: None,
+                    otid: Some(otid),
+                    run_id: None,
+                    seq_id: None,
+                };
+                self.write_text(TextKind::User, &ids, text, TextMode::Replace);
+                true
+            }
             SdkInput::Ignored => false,
         }
     }

@@ -38,3 +38,15 @@ test("a session turn against the real app server completes on the React Native b
   assert.equal(outcome.result.success, true);
   assert.match(outcome.result.result, /hello from React Native/);
 });
+
+test("a chat store (createChat, throttled on a timer) runs an approved tool turn on the React Native build", async () => {
+  const env = { ...process.env, LETTA_URL: peer.url, LETTA_TOKEN: peer.token, LETTA_MODEL: peer.model };
+  const { stdout } = await run(process.execPath, [...jitless, "support/rn-chat.mjs"], { env, timeout: 120_000 });
+  const outcome = JSON.parse(stdout.trim().split("\n").at(-1));
+  assert.equal(outcome.webAssembly, "undefined", "no WebAssembly in this engine");
+  assert.equal(outcome.approved, 1, "the approval was in the snapshot once");
+  assert.equal(outcome.kinds[0], "user", "the user's own message first");
+  assert.ok(outcome.kinds.includes("tool_call"));
+  assert.equal(outcome.tool.isError, false);
+  assert.match(outcome.tool.content, /rn-chat/);
+});

@@ -3,12 +3,16 @@
 // to pass on it (with TypeScript 7 and 5.9, `nodenext` and `bundler` resolution).
 import WebSocket from "ws";
 import * as root from "letta-agent-wasm";
+import { toThreadMessages, useLettaChat, useLettaChatStore, useLettaRuntime } from "letta-agent-wasm/react";
 import {
   APIError,
   CloudManagedSandboxExpiredError,
   ConversationForkHydrationError,
   LettaAgentClient,
   LettaConnectionError,
+  createChat,
+  type ChatApproval,
+  type ChatSnapshot,
   LettaTimeoutError,
   RepositoriesClient,
   createReactNativeWebSocketConstructor,
@@ -387,3 +391,44 @@ export const nativeClient = new LettaAgentClient({
 // The root entry exports the same API.
 assertEqual<typeof root.LettaAgentClient, typeof LettaAgentClient>(true);
 assertEqual<typeof root.createTranscriptAccumulator, typeof createTranscriptAccumulator>(true);
+
+/** A chat store as an app uses it (createChat; the React hooks below). */
+export async function chatStore(client: LettaAgentClient, agentId: string): Promise<void> {
+  const chat = createChat({ client, agentId, historyLimit: 20, throttle: "frame", sessionOptions: { canUseTool: (toolName) => (toolName === "Read" ? { behavior: "allow" } : undefined) } });
+  const unsubscribe = chat.subscribe(() => {
+    const snapshot: ChatSnapshot = chat.getSnapshot();
+    const labels: Record<ChatSnapshot["status"], string> = { connecting: "…", ready: "idle", streaming: "busy", "awaiting-approval": "asks", error: "!", closed: "x" };
+    console.log(labels[snapshot.status], snapshot.conversationId, snapshot.connection, snapshot.history.hasMore, snapshot.lastResult?.success);
+    for (const row of snapshot.rows) console.log(renderRow(row));
+    const approval: ChatApproval | undefined = snapshot.approvals[0];
+    if (approval?.toolName === "Bash") approval.allow({ command: "ls" });
+    else approval?.deny("no");
+    for (const item of snapshot.queue) void item.remove();
+    for (const entry of snapshot.outbox) if (entry.state === "failed") console.log(entry.error?.message, entry.content);
+    if (snapshot.error) console.log(snapshot.error.code, snapshot.error.message);
+  });
+  await chat.send("hello");
+  await chat.send([{ type: "text", text: "parts too" }]);
+  await chat.stop();
+  await chat.loadOlder();
+  await chat.retry();
+  await chat.getSnapshot().session?.listModels();
+  unsubscribe();
+  chat[Symbol.dispose]();
+  const resumed = createChat({ client, conversationId: "conv-1" });
+  resumed.dispose();
+  const session = client.createSession(agentId);
+  await session.respondToApproval("call_1", { behavior: "deny", message: "later" });
+  createChat({ session, throttle: 0 }).dispose();
+}
+
+/** The React bindings' types (called as a component would). */
+export function chatComponent(client: LettaAgentClient): string {
+  const chat = useLettaChat({ client, agentId: "agent-1" });
+  const none = useLettaChat(null);
+  const count = useLettaChatStore(null, (snapshot) => snapshot.rows.length);
+  const adapter = useLettaRuntime(chat);
+  const messages = toThreadMessages(chat.rows);
+  void chat.send("hi");
+  return `${chat.status} ${none.status} ${count} ${adapter.isRunning} ${messages[0]?.role ?? "none"}`;
+}

@@ -3,6 +3,7 @@
 // a mistake the declarations let through (or an error for an unrelated reason) fails the test.
 import {
   APIError,
+  createChat,
   LettaAgentClient,
   CloudManagedSandboxExpiredError,
   createReactNativeWebSocketConstructor,
@@ -116,6 +117,9 @@ export async function mistakes(): Promise<void> {
   if ((caught as LettaError).name === "TypeError") return; // ✗ not a LettaErrorName
   if (caught instanceof APIError && caught.status === "404") return; // ✗ status is a number
   await init(42); // ✗ not a module source
+  createChat({ client }); // ✗ needs agentId or conversationId
+  if (createChat({ client, agentId: "a" }).getSnapshot().status === "idle") return; // ✗ not a ChatStatus
+  createChat({ client, agentId: "a", throttle: "slow" }); // ✗ "frame" or a number
   createReactNativeWebSocketConstructor(WebSocket); // ✗ needs React Native's 3-argument class
   console.log(createReactNativeWebSocketConstructor.length, agentNumber, unsubscribeCount, frame, models, noulAnswer, status);
 }

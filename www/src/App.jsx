@@ -1,12 +1,12 @@
 // The demo app: connection state, agents and their conversations on the left, the open
 // conversation on the right. The open agent and conversation live in the URL hash, so a reload
-// resumes the conversation (with its history).
+// resumes the conversation (with its history). The conversation itself is a chat store
+// (`useLettaChat` from letta-agent-wasm/react, inside ChatPanel).
 import { useCallback, useEffect, useState } from "react";
 import { AgentPanel } from "./components/AgentPanel.jsx";
 import { ChatPanel } from "./components/ChatPanel.jsx";
 import { ConnectionStatus } from "./components/ConnectionStatus.jsx";
 import { ConversationPanel } from "./components/ConversationPanel.jsx";
-import { useChat } from "./chat/useChat.js";
 import { useClient } from "./chat/useClient.js";
 import { useDirectory } from "./chat/useDirectory.js";
 
@@ -24,9 +24,14 @@ function writeHash({ agentId, conversationId }) {
 
 export function App({ backend = "remote" }) {
   const { client, connection, retry } = useClient(backend);
-  const [chat, controller] = useChat(client);
   const directory = useDirectory(client);
   const [agentId, setAgentId] = useState(() => readHash().agentId);
+  // What the chat opens: `{agentId}` (a new conversation) or `{conversationId}`; `opened`
+  // counts the openings, so that opening a new conversation of the same agent makes a new chat.
+  const [target, setTarget] = useState(() => {
+    const { conversationId } = readHash();
+    return conversationId ? { conversationId, opened: 0 } : null;
+  });
   const [conversations, setConversations] = useState([]);
   const { listConversations } = directory;
 
@@ -42,31 +47,25 @@ export function App({ backend = "remote" }) {
     [listConversations],
   );
 
-  const open = useCallback(
-    async (target) => {
-      if (controller === null) return;
-      const info = await controller.open(target);
-      if (info) {
-        setAgentId(info.agentId);
-        writeHash({ agentId: info.agentId, conversationId: info.conversationId });
-        loadConversations(info.agentId);
-      }
-    },
-    [controller, loadConversations],
-  );
-
-  // On load (and when the connection comes back): resume what the URL names.
   useEffect(() => {
-    if (controller === null) return;
-    const { agentId: fromHash, conversationId } = readHash();
-    if (conversationId) open({ conversationId });
-    else if (fromHash) loadConversations(fromHash);
-  }, [controller, open, loadConversations]);
+    if (client !== null && agentId) loadConversations(agentId);
+  }, [client, agentId, loadConversations]);
+
+  const open = (next) => setTarget((current) => ({ ...next, opened: (current?.opened ?? 0) + 1 }));
+
+  /** The chat knows its conversation: name it in the URL and the list. */
+  const onOpened = useCallback(
+    (info) => {
+      setAgentId(info.agentId);
+      writeHash(info);
+      loadConversations(info.agentId);
+    },
+    [loadConversations],
+  );
 
   const selectAgent = (id) => {
     setAgentId(id);
     writeHash({ agentId: id });
-    loadConversations(id);
   };
 
   const createAgent = async (options) => {
@@ -74,15 +73,15 @@ export function App({ backend = "remote" }) {
     setAgentId(id);
     // Creating an agent also creates its first conversation: open that one.
     const [first] = await listConversations(id).catch(() => []);
-    await open(first ? { conversationId: first.id } : { agentId: id });
+    open(first ? { conversationId: first.id } : { agentId: id });
   };
 
-  const connected = client !== null && controller !== null;
+  const connected = client !== null;
   return (
     <div className="app">
       <header className="top">
         <h1>letta-agent-wasm demo</h1>
-        <ConnectionStatus connection={connection} chatStatus={chat.status} chatError={chat.error} onRetry={chat.conversationId ? () => open({ conversationId: chat.conversationId }) : retry} />
+        <ConnectionStatus connection={connection} onRetry={retry} />
         <nav>
           <a href="./replay.html">Recorded replay (works without a server)</a>
         </nav>
@@ -98,14 +97,20 @@ export function App({ backend = "remote" }) {
           {agentId ? (
             <ConversationPanel
               conversations={conversations}
-              currentId={chat.conversationId}
+              currentId={target?.conversationId ?? null}
               onNew={() => open({ agentId })}
               onResume={(conversationId) => open({ conversationId })}
-              disabled={!connected || chat.status === "connecting"}
+              disabled={!connected}
             />
           ) : null}
         </aside>
-        <ChatPanel chat={chat} controller={controller} />
+        {connected && target ? (
+          <ChatPanel key={target.opened} client={client} target={target} onOpened={onOpened} />
+        ) : (
+          <main className="chat">
+            <p className="muted">Create or pick an agent, then open a conversation.</p>
+          </main>
+        )}
       </div>
     </div>
   );

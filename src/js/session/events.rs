@@ -11,6 +11,9 @@ impl Shared {
     /// Every message available now as a JSON array; `undefined` once the stream ended; `None`
     /// while there is nothing yet.
     pub(super) fn take_messages(&self) -> Option<JsValue> {
+        if let Some(transcript) = self.transcript.borrow_mut().as_mut() {
+            return self.feed(transcript);
+        }
         let (batch, ended) = self
             .driver
             .with_core(|core| (core.take_messages_json(), core.stream_ended()));

@@ -40,6 +40,12 @@ impl TurnCoordinator {
             joining.push(self.queued.remove(i));
         }
         joining.reverse();
+        if active_named {
+            // The carrier started already: the inputs joining it start now.
+            for turn in &mut joining {
+                self.echo_started(turn);
+            }
+        }
         let carrier = if active_named {
             self.active.as_mut()
         } else {

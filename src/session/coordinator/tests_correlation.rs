@@ -285,3 +285,50 @@ fn inputs_dequeued_together_while_our_previous_turn_finishes_are_one_batch() {
     );
     assert!(!c.has_in_flight_turn());
 }
+
+/// The order of echoes and rows: `(type, text)` of each message.
+fn echoes_and_text(c: &mut TurnCoordinator) -> Vec<(String, String)> {
+    std::iter::from_fn(|| c.pop_message())
+        .filter_map(|m| match m {
+            SdkMessage::UserEcho(e) => Some(("user".to_owned(), e.content)),
+            SdkMessage::Assistant(t) => Some(("assistant".to_owned(), t.content)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_chat_sees_each_input_when_its_turn_starts_and_a_batch_in_send_order() {
+    let mut c = coordinator();
+    c.track_echoed_turn(0, "cm-0".into(), None, "first".into());
+    assert_eq!(
+        echoes_and_text(&mut c),
+        [("user".to_owned(), "first".to_owned())],
+        "an input on an idle session starts at once"
+    );
+    feed(&mut c, &run_serves("run-a", &["cm-0"]), 10);
+    c.track_echoed_turn(11, "cm-1".into(), None, "second".into());
+    c.track_echoed_turn(12, "cm-2".into(), None, "third".into());
+    feed(&mut c, &assistant("run-a", "answer one"), 20);
+    assert_eq!(
+        echoes_and_text(&mut c),
+        [("assistant".to_owned(), "answer one".to_owned())],
+        "queued inputs wait for their turn"
+    );
+    feed(&mut c, &finished("run-a", "end_turn"), 30);
+    c.on_tick(2_000);
+    feed(
+        &mut c,
+        r#""type":"update_queue","queue":[],"removed":[{"client_message_id":"cm-1","disposition":"dequeued"},{"client_message_id":"cm-2","disposition":"dequeued"}]"#,
+        2_010,
+    );
+    feed(&mut c, &assistant("run-b", "answer two"), 2_020);
+    assert_eq!(
+        echoes_and_text(&mut c),
+        [
+            ("user".to_owned(), "second".to_owned()),
+            ("user".to_owned(), "third".to_owned()),
+            ("assistant".to_owned(), "answer two".to_owned()),
+        ]
+    );
+}

@@ -196,6 +196,8 @@ pub(crate) struct Turn {
     /// Our later inputs the server dequeued together with this one and runs in the same turn
     /// (see `batch`): each ends with this turn, with its own result.
     pub batched: Vec<Turn>,
+    /// The user's text, shown when the turn starts (a chat's own messages, see `echo`).
+    pub echo: Option<String>,
 }
 
 impl Turn {
@@ -220,6 +222,7 @@ impl Turn {
             finished_runs: Vec::new(),
             turn_id: None,
             batched: Vec::new(),
+            echo: None,
         }
     }
 

@@ -7,7 +7,7 @@ use crate::session::SessionOptions;
 
 pub(super) const RUNTIME: &str = r#"{"agent_id":"agent-1","conversation_id":"conv-1"}"#;
 
-pub(super) fn config(target: Target, options: &str) -> SessionConfig {
+pub(crate) fn config(target: Target, options: &str) -> SessionConfig {
     SessionConfig {
         label: "app-server",
         request_timeout_ms: None,

@@ -205,13 +205,7 @@ fn a_management_connection_is_ready_on_open_and_checks_success() {
     core.begin(1, 0);
     core.on_open(0);
     assert!(completion(&effects(&mut core), 1).unwrap().is_ok());
-    core.management(
-        2,
-        "agent_list",
-        r#"{"query":{"limit":5}}"#,
-        "Failed to list agents",
-        0,
-    );
+    core.management(2, "agent_list", r#"{"query":{"limit":5}}"#, 0);
     let sent = writes(&effects(&mut core)).remove(0);
     assert_eq!(sent["type"], "agent_list");
     assert_eq!(sent["query"], serde_json::json!({"limit": 5}));
@@ -268,4 +262,33 @@ fn an_input_carries_the_response_format_it_is_given() {
         .unwrap();
     let bad = writes(&effects(&mut core)).remove(0);
     assert!(bad["payload"].get("response_format").is_none());
+}
+
+#[test]
+fn respond_to_approval_answers_by_tool_call_and_the_late_callback_sends_nothing() {
+    let mut core = started(r#"{"hasCanUseTool":true}"#);
+    let request = format!(
+        r#"{{"type":"control_request","request_id":"perm-call_9","request":{{"subtype":"can_use_tool","tool_name":"Bash","input":{{"command":"touch x"}},"tool_call_id":"call_9"}},"runtime":{RUNTIME}}}"#
+    );
+    core.on_frame(&request, 5);
+    let Some(Effect::AskApproval { handle, .. }) = effects(&mut core).first().cloned() else {
+        panic!("canUseTool is asked");
+    };
+    core.respond_to_approval("call_9", r#"{"behavior":"deny","message":"not now"}"#)
+        .unwrap();
+    let sent = writes(&effects(&mut core));
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0]["payload"]["kind"], "approval_response");
+    assert_eq!(sent[0]["payload"]["request_id"], "perm-call_9");
+    assert_eq!(sent[0]["payload"]["decision"]["behavior"], "deny");
+    core.answer_approval(handle, r#"{"behavior":"allow"}"#);
+    assert!(writes(&effects(&mut core)).is_empty(), "answered once");
+    // An approval this session was never asked (recovered after a reload) is answered too.
+    core.respond_to_approval("call_10", r#"{"behavior":"allow"}"#)
+        .unwrap();
+    assert_eq!(
+        writes(&effects(&mut core))[0]["payload"]["request_id"],
+        "perm-call_10"
+    );
+    assert!(core.respond_to_approval(" ", "{}").is_err());
 }

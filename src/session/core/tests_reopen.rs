@@ -198,3 +198,30 @@ fn an_input_waiting_when_the_primary_drops_goes_out_once_after_the_reopen() {
     assert_eq!(results(&all).len(), 1);
     assert_eq!(results(&all)[0]["success"], true);
 }
+
+#[test]
+fn a_start_whose_socket_keeps_dropping_fails_and_closes_after_the_attempts() {
+    let mut core = SessionCore::new(config(
+        Target::NewConversation {
+            agent_id: "agent-1".into(),
+        },
+        r#"{"reconnect":{"maxAttempts":2,"backoffMs":10}}"#,
+    ));
+    core.begin(1, 0);
+    core.on_open(0);
+    core.on_transport_closed(1);
+    for _ in 0..2 {
+        let at = reopen_due(&mut core);
+        core.on_open(at);
+        effects(&mut core);
+        core.on_transport_closed(at + 1);
+    }
+    let failed = effects(&mut core);
+    assert!(
+        completion(&failed, 1).unwrap().is_err(),
+        "initialize() fails"
+    );
+    assert!(failed.contains(&Effect::CloseTransport));
+    assert!(core.is_closed() && core.stream_ended());
+    assert_eq!(core.next_deadline(), None);
+}

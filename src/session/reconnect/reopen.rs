@@ -93,7 +93,12 @@ impl SessionCore {
             self.reject_all(error.clone());
             self.settle_init(Err(error));
         } else {
+            // A start that never succeeded ends the session, as a first socket that fails does.
             self.fail_start(error);
+            self.closed = true;
+            if let Some(c) = self.coordinator.as_mut() {
+                c.close(now);
+            }
         }
     }
 

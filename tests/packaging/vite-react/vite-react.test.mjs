@@ -119,3 +119,47 @@ test("the same page from the Vite dev server renders the same rows", async () =>
     await dev.stop();
   }
 });
+
+test("useLettaChat under StrictMode: a 2,500-fragment reply commits at most once per animation frame, unchanged rows never re-render, every socket closes", async () => {
+  const { startChatServer } = await import("./support/chat-server.mjs");
+  const appServer = await startChatServer({ deltas: 2_500 });
+  const page = await browser.context.newPage();
+  const problems = [];
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  page.on("console", (message) => message.type() === "error" && problems.push(`console: ${message.text()}`));
+  try {
+    await page.goto(`${server.url}chat.html?ws=${encodeURIComponent(appServer.url)}`);
+    const status = (value) => page.waitForFunction((s) => document.querySelector("#chat")?.dataset.status === s, value, { timeout: 30_000 });
+    await status("ready");
+    // A short first turn: its rows must not render again during the long one.
+    await page.evaluate(() => window.__chat.send("a short one deltas:5"));
+    await page.waitForFunction(() => document.querySelector("#chat")?.dataset.rows === "2" && window.__chat.status === "ready", null, { timeout: 30_000 });
+    const before = await page.evaluate(() => ({ ...window.__chatStats.renders }));
+    assert.equal(Object.keys(before).length, 2, JSON.stringify(before));
+    await page.evaluate(() => {
+      window.__measure(true);
+      return window.__chat.send("the long one");
+    });
+    await page.waitForFunction(() => document.querySelector("#chat")?.dataset.rows === "4" && window.__chat.status === "ready", null, { timeout: 60_000 });
+    const measured = await page.evaluate(() => {
+      window.__measure(false);
+      const { commits, frames, renders } = window.__chatStats;
+      const last = window.__chat.rows.at(-1);
+      return { commits, frames, renders: { ...renders }, lastKey: last.key, words: last.text.trim().split(" ").length };
+    });
+    console.log(`# 2,500 fragments: ${measured.commits} React commits in ${measured.frames} animation frames; the streamed row rendered ${measured.renders[measured.lastKey]} times`);
+    assert.equal(measured.words, 2_500, "every fragment is in the row");
+    assert.ok(measured.commits <= measured.frames, `commits ${measured.commits} ≤ frames ${measured.frames}`);
+    for (const [key, count] of Object.entries(before)) assert.equal(measured.renders[key], count, `${key} did not render again`);
+    assert.ok(measured.renders[measured.lastKey] <= measured.frames, "the streamed row rendered at most once per frame");
+    assert.ok(appServer.opened() >= 2, "the chat opened its sockets");
+    await page.evaluate(() => window.__unmount());
+    const deadline = Date.now() + 10_000;
+    while (appServer.open() > 0 && Date.now() < deadline) await new Promise((wait) => setTimeout(wait, 50));
+    assert.equal(appServer.open(), 0, `every socket opened (${appServer.opened()}) is closed`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.close();
+    await appServer.stop();
+  }
+});

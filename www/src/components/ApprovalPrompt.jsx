@@ -1,4 +1,4 @@
-// A tool call waiting for the user's decision (the session's canUseTool callback).
+// A tool call waiting for the user's decision (an approval of the chat's snapshot).
 import { useEffect, useRef } from "react";
 
 function describeInput(input) {
@@ -6,11 +6,11 @@ function describeInput(input) {
   return JSON.stringify(input, null, 2);
 }
 
-export function ApprovalPrompt({ approval, onAnswer }) {
+export function ApprovalPrompt({ approval }) {
   const allow = useRef(null);
   useEffect(() => {
     allow.current?.focus();
-  }, [approval.id]);
+  }, [approval]);
   return (
     <section className="approval" role="alertdialog" aria-labelledby="approval-title" aria-describedby="approval-input" data-testid="approval">
       <h3 id="approval-title">
@@ -19,10 +19,10 @@ export function ApprovalPrompt({ approval, onAnswer }) {
       {typeof approval.input?.description === "string" ? <p className="muted">{approval.input.description}</p> : null}
       <pre id="approval-input" data-testid="approval-input">{describeInput(approval.input)}</pre>
       <div className="buttons">
-        <button ref={allow} type="button" className="primary" onClick={() => onAnswer(approval.id, true)} data-testid="approve">
+        <button ref={allow} type="button" className="primary" onClick={() => approval.allow()} data-testid="approve">
           Allow
         </button>
-        <button type="button" onClick={() => onAnswer(approval.id, false)} data-testid="deny">
+        <button type="button" onClick={() => approval.deny("The user denied this in the demo page.")} data-testid="deny">
           Deny
         </button>
       </div>

@@ -5,7 +5,7 @@ function text(content) {
   return "";
 }
 
-export function QueuedMessages({ queue, onRemove }) {
+export function QueuedMessages({ queue }) {
   if (queue.length === 0) return null;
   return (
     <section className="queue" aria-labelledby="queue-heading">
@@ -14,7 +14,7 @@ export function QueuedMessages({ queue, onRemove }) {
         {queue.map((item) => (
           <li key={item.id} data-testid="queued-message">
             <span className="text">{text(item.content)}</span>
-            <button type="button" onClick={() => onRemove(item)} aria-label={`Remove queued message: ${text(item.content)}`} data-testid="remove-queued">
+            <button type="button" onClick={item.remove} aria-label={`Remove queued message: ${text(item.content)}`} data-testid="remove-queued">
               Remove
             </button>
           </li>
