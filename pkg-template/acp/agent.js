@@ -45,9 +45,9 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
       announced: new Map(),
       transcript: createTranscriptAccumulator(),
       turn: null,
-      models: [],
+      models: /** @type {import("letta-agent-wasm/client").LettaCodeModelEntry[]} */ ([]),
       model: undefined,
-      serverCommands: [],
+      serverCommands: /** @type {ReturnType<typeof serverCommandsOf>} */ ([]),
     };
     const options = {
       cwd,
@@ -84,6 +84,10 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
       .catch(() => {});
   };
 
+  /**
+   * @param {import("@agentclientprotocol/sdk").PromptRequest} request
+   * @returns {Promise<import("@agentclientprotocol/sdk").PromptResponse>}
+   */
   async function prompt({ sessionId, prompt: blocks }) {
     const state = stateOf(sessionId);
     await state.commandsAnnounced;
@@ -193,7 +197,7 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
       return { configOptions: configOptions(state) };
     });
   /** Closes every session and waits for their MCP servers to end (on shutdown). */
-  app.closeSessions = () =>
+  const closeSessions = () =>
     Promise.all([...sessions.values()].map((state) => state.session[Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose")]()));
-  return app;
+  return Object.assign(app, { closeSessions });
 }

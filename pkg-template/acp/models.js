@@ -1,6 +1,9 @@
 // Models of an ACP session: the `model` config option and the locally handled `/model` command.
 
-/** The `session/set_config_option` options of a session (the model selector). */
+/**
+ * The `session/set_config_option` options of a session (the model selector).
+ * @returns {import("@agentclientprotocol/sdk").SessionConfigOption[]}
+ */
 export function configOptions(state) {
   const options = state.models.map((m) => ({ value: m.handle, name: m.label || m.handle, description: m.description ?? null }));
   if (state.model && !options.some((o) => o.value === state.model)) options.unshift({ value: state.model, name: state.model });

@@ -4,7 +4,8 @@
 // line goes to stderr. Settings (environment):
 //   LETTA_ACP_BACKEND           local (default) | remote | cloud
 //   LETTA_APP_SERVER_URL/_TOKEN the app server of `remote`
-//   LETTA_API_KEY               `cloud` (not implemented by this client yet: exits with an error)
+//   LETTA_API_KEY               `cloud` (LETTA_BASE_URL for another API origin; LETTA_ACP_COMPUTER
+//                               names a computer, else sessions run on managed sandboxes)
 //   LETTA_CODE_BIN              the `letta` command `local` starts (default: `letta` on PATH)
 //   LETTA_AGENT_ID              the agent (default: the visible agent "Letta", created if missing)
 //   LETTA_ACP_MODEL             model handle for new sessions (and a created agent)
@@ -25,7 +26,8 @@ const { version } = JSON.parse(readFileSync(new URL("../package.json", import.me
 let backend;
 try {
   backend = await connectBackend();
-} catch (error) {
+} catch (caught) {
+  const error = /** @type {{code?: string, name?: string, message?: string} | undefined} */ (caught);
   if (error?.code === "unsupported") {
     log(`the "${process.env.LETTA_ACP_BACKEND}" backend is not supported by this version (${error.name}: ${error.message})`);
     process.exit(2);
@@ -37,7 +39,9 @@ const agentId = resolveAgent(backend.client);
 agentId.catch((error) => log(`no agent: ${error?.message ?? error}`));
 
 const app = createAgentApp({ backend: Promise.resolve(backend), agentId, version });
-const stream = ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
+// Node's web streams are the standard ones at run time; @types/node declares them apart from the DOM's.
+const input = /** @type {ReadableStream<Uint8Array>} */ (/** @type {unknown} */ (Readable.toWeb(process.stdin)));
+const stream = ndJsonStream(Writable.toWeb(process.stdout), input);
 const connection = app.connect(stream);
 
 let closing = false;

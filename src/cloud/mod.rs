@@ -17,10 +17,12 @@
 //! - [`models`], [`messages`], [`management`], [`repositories`], [`computers`]: management calls;
 //! - [`start`]: runtime resolution (§4.3); [`selector`]: explicit computer (§4.4);
 //! - [`sandbox`]: the managed sandbox lifecycle (§4.5);
-//! - [`relay`]: the two-socket status relay (§4.6).
+//! - [`relay`]: the two-socket status relay (§4.6);
+//! - [`decisions`]: the experimental decisions route (`client.alpha.decisions`).
 
 pub mod computers;
 pub mod config;
+pub mod decisions;
 pub mod error;
 pub mod files;
 pub mod http;

@@ -31,12 +31,24 @@ pub struct CreateAgentBody {
     /// Description, only if given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Embedding model, only if given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedding: Option<String>,
     /// Memory blocks, passed through.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory_blocks: Option<Value>,
     /// Existing block ids, passed through.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block_ids: Option<Value>,
+    /// `baseTools`: the server-side tools, exactly (with the two flags below `false`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Value>,
+    /// `false` with `tools`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include_base_tools: Option<bool>,
+    /// `false` with `tools`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub include_base_tool_rules: Option<bool>,
     /// Hidden agent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hidden: Option<bool>,
@@ -46,30 +58,16 @@ fn opt_string(o: &Value, key: &str) -> Option<String> {
     o.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// Validates `createAgent(options)` (JSON view) into the create body.
+/// The create body from the options `pkg-template/lib/agent-creation.js` checked (wire names,
+/// plus `memfs`): Letta Cloud's defaults and tags on top.
 pub fn create_agent_body(options: &Value) -> CloudResult<CreateAgentBody> {
     let get = |key: &str| options.get(key).filter(|v| !v.is_null());
-    if get("environment").is_some() {
-        return Err(CloudError::invalid(
-            "createAgent() does not accept environment. Set a client default or pass \
-             environment to resumeSession()/createSession().",
-        ));
-    }
     let model = match get("model") {
         None => DEFAULT_AGENT_MODEL.to_owned(),
         Some(Value::String(m)) if !m.trim().is_empty() => m.clone(),
         Some(other) => {
             let shown = other.as_str().unwrap_or_default();
             return Err(CloudError::invalid(format!("Unknown model: {shown}")));
-        }
-    };
-    let system = match get("systemPrompt").or(get("system")) {
-        None => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(_) => {
-            return Err(CloudError::invalid(
-                "createAgent() does not yet support system prompt presets for this backend",
-            ))
         }
     };
     let mut tags = vec![ORIGIN_TAG.to_owned()];
@@ -81,12 +79,16 @@ pub fn create_agent_body(options: &Value) -> CloudResult<CreateAgentBody> {
     }
     Ok(CreateAgentBody {
         model,
-        system,
+        system: opt_string(options, "system"),
         tags,
         name: opt_string(options, "name"),
         description: opt_string(options, "description"),
-        memory_blocks: get("memoryBlocks").cloned(),
-        block_ids: get("blockIds").cloned(),
+        embedding: opt_string(options, "embedding"),
+        memory_blocks: get("memory_blocks").cloned(),
+        block_ids: get("block_ids").cloned(),
+        tools: get("tools").cloned(),
+        include_base_tools: get("include_base_tools").and_then(Value::as_bool),
+        include_base_tool_rules: get("include_base_tool_rules").and_then(Value::as_bool),
         hidden: get("hidden").and_then(Value::as_bool),
     })
 }

@@ -31,7 +31,7 @@ fn create_agent_body_tags_model_and_texts() {
         body(&request),
         json!({"model": "letta/auto", "system": null, "tags": ["origin:letta-code", "git-memory-enabled"]})
     );
-    let custom = create_agent_body(&json!({"model": "openai/gpt-5", "memfs": false, "tags": ["mine"], "name": "n", "systemPrompt": "be brief"})).unwrap();
+    let custom = create_agent_body(&json!({"model": "openai/gpt-5", "memfs": false, "tags": ["mine"], "name": "n", "system": "be brief"})).unwrap();
     assert_eq!(custom.tags, ["origin:letta-code", "mine"]);
     assert_eq!(
         (custom.name.as_deref(), custom.system.as_deref()),
@@ -41,16 +41,30 @@ fn create_agent_body_tags_model_and_texts() {
         .unwrap_err()
         .message
         .starts_with("Unknown model:"));
-    assert_eq!(
-        create_agent_body(&json!({"systemPrompt": {"type": "preset", "preset": "letta-code"}}))
-            .unwrap_err()
-            .message,
-        "createAgent() does not yet support system prompt presets for this backend"
-    );
-    assert_eq!(
-        create_agent_body(&json!({"environment": "box"})).unwrap_err().message,
-        "createAgent() does not accept environment. Set a client default or pass environment to resumeSession()/createSession()."
-    );
+}
+
+#[test]
+fn create_agent_body_carries_memory_and_pinned_tools() {
+    let options = json!({
+        "embedding": "openai/text-embedding-3-small",
+        "memory_blocks": [{"label": "persona", "value": "p"}],
+        "block_ids": ["block-1"],
+        "tools": ["web_search"],
+        "include_base_tools": false,
+        "include_base_tool_rules": false,
+    });
+    let request = create_agent(&rb(), &create_agent_body(&options).unwrap());
+    let sent = body(&request);
+    for key in [
+        "embedding",
+        "memory_blocks",
+        "block_ids",
+        "tools",
+        "include_base_tools",
+        "include_base_tool_rules",
+    ] {
+        assert_eq!(sent[key], options[key], "{key}");
+    }
 }
 
 #[test]

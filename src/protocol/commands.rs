@@ -10,8 +10,8 @@ pub use super::commands_input::{
     UserMessage,
 };
 pub use super::commands_start::{
-    ClientInfo, CreateAgent, CreateConversation, CreateConversationBody, ExternalToolGroup,
-    ExternalToolSpec, RuntimeStart,
+    ClientInfo, CreateAgent, CreateConversation, CreateConversationBody, ExecutionSettings,
+    ExternalToolGroup, ExternalToolSpec, RuntimeStart,
 };
 
 /// A client → server frame, written as `{"type": "<snake_case>", …fields}`.

@@ -3,20 +3,20 @@
 use crate::json::Object;
 use serde::Serialize;
 
-/// `client_info` of `runtime_start`.
+/// `client_info` of `runtime_start`: always the reference SDK's.
 #[derive(Debug, Clone, Serialize)]
 pub struct ClientInfo {
     /// Client package name.
-    pub name: String,
+    pub name: &'static str,
     /// Display title.
-    pub title: String,
+    pub title: &'static str,
 }
 
 impl Default for ClientInfo {
     fn default() -> Self {
         ClientInfo {
-            name: "@letta-ai/letta-agent-sdk".to_owned(),
-            title: "Letta Agent SDK".to_owned(),
+            name: "@letta-ai/letta-agent-sdk",
+            title: "Letta Agent SDK",
         }
     }
 }
@@ -65,6 +65,9 @@ pub struct RuntimeStart {
     /// New conversation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub create_conversation: Option<CreateConversation>,
+    /// The conversation's launch options; only `query({disableMemoryGuard: true})` sends them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub execution_settings: Option<ExecutionSettings>,
 }
 
 impl RuntimeStart {
@@ -85,6 +88,31 @@ impl RuntimeStart {
             conversation_id: None,
             create_agent: None,
             create_conversation: None,
+            execution_settings: None,
+        }
+    }
+}
+
+/// `execution_settings` of `runtime_start` (letta-code's `RuntimeExecutionSettings`: the CLI
+/// launch options a listener keeps per conversation). The app server takes the memory guard
+/// only here, and only with both permission rule lists, which stay empty (the CLI's defaults).
+#[derive(Debug, Clone, Serialize)]
+pub struct ExecutionSettings {
+    /// Extra allow rules: none (`[]`).
+    pub allowed_tools: [String; 0],
+    /// Extra deny rules: none (`[]`).
+    pub disallowed_tools: [String; 0],
+    /// Turns off the guard that keeps the agent's tools out of other agents' memory.
+    pub disable_memory_guard: bool,
+}
+
+impl ExecutionSettings {
+    /// The default settings with the memory guard off.
+    pub fn without_memory_guard() -> Self {
+        ExecutionSettings {
+            allowed_tools: [],
+            disallowed_tools: [],
+            disable_memory_guard: true,
         }
     }
 }

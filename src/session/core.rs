@@ -42,6 +42,8 @@ pub enum Target {
         body: Option<crate::protocol::commands::CreateConversationBody>,
         /// An existing agent-free conversation to resume.
         conversation_id: Option<String>,
+        /// `disableMemoryGuard`: every start sends `execution_settings` with the guard off.
+        disable_memory_guard: bool,
     },
     /// The pooled management connection of a client: requests only, no runtime.
     Management,

@@ -10,8 +10,9 @@ use super::requests::Purpose;
 use super::responses::{check_success, response_error};
 use crate::json::{Object, Value};
 use crate::protocol::commands::{
-    AgentRef, Command, ConversationRef, CreateAgent, CreateConversation, ExternalToolGroup,
-    ModelPayload, ReflectionSettings, RuntimeStart, SetReflectionSettings, UpdateModel,
+    AgentRef, Command, ConversationRef, CreateAgent, CreateConversation, ExecutionSettings,
+    ExternalToolGroup, ModelPayload, ReflectionSettings, RuntimeStart, SetReflectionSettings,
+    UpdateModel,
 };
 use crate::protocol::frames::ParsedFrame;
 use crate::protocol::runtime::Runtime;
@@ -52,6 +53,13 @@ impl SessionCore {
             }
             _ => RuntimeStart::new(request_id.clone(), options.mode),
         };
+        if let Target::AgentFree {
+            disable_memory_guard: true,
+            ..
+        } = &self.config.target
+        {
+            start.execution_settings = Some(ExecutionSettings::without_memory_guard());
+        }
         start.cwd = options.cwd.clone();
         start.stateless = options.stateless.then_some(true);
         start.skill_sources = options.skill_sources.clone();
@@ -97,6 +105,7 @@ impl SessionCore {
             Target::AgentFree {
                 body,
                 conversation_id,
+                ..
             } => match conversation_id {
                 Some(id) => start.conversation_id = Some(id.clone()),
                 None => {

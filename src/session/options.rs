@@ -200,6 +200,7 @@ fn read_target(o: &Object<'_>) -> Option<Target> {
         },
         "agentFree" => Target::AgentFree {
             conversation_id: text(o, "conversationId"),
+            disable_memory_guard: o.bool("disableMemoryGuard") == Some(true),
             body: o.object("body").map(|b| CreateConversationBody {
                 model: text(b, "model"),
                 system: text(b, "system"),

@@ -352,6 +352,7 @@ fn an_agent_free_query_creates_its_conversation_without_an_agent() {
         Target::AgentFree {
             body: Some(body),
             conversation_id: None,
+            disable_memory_guard: false,
         },
         "",
     ));
@@ -360,6 +361,7 @@ fn an_agent_free_query_creates_its_conversation_without_an_agent() {
     let start = writes(&effects(&mut core)).remove(0);
     assert_eq!(start["type"], "runtime_start");
     assert!(start.get("agent_id").is_none());
+    assert!(start.get("execution_settings").is_none());
     assert_eq!(
         start["create_conversation"],
         serde_json::json!({"body": {"model": "p/m", "system": "be brief"}})
@@ -373,6 +375,39 @@ fn an_agent_free_query_creates_its_conversation_without_an_agent() {
         serde_json::from_str(&completion(&effects(&mut core), 1).unwrap().unwrap()).unwrap();
     assert_eq!(info["agentId"], serde_json::Value::Null);
     assert_eq!(info["sessionId"], "conv-free");
+}
+
+#[test]
+fn a_query_without_the_memory_guard_says_so_in_each_start() {
+    for conversation_id in [None, Some("conv-free".to_owned())] {
+        let body =
+            conversation_id
+                .is_none()
+                .then(|| crate::protocol::commands::CreateConversationBody {
+                    model: Some("p/m".into()),
+                    system: Some("s".into()),
+                    ..Default::default()
+                });
+        let mut core = SessionCore::new(config(
+            Target::AgentFree {
+                body,
+                conversation_id: conversation_id.clone(),
+                disable_memory_guard: true,
+            },
+            "",
+        ));
+        core.begin(1, 0);
+        core.on_open(0);
+        let start = writes(&effects(&mut core)).remove(0);
+        assert_eq!(
+            start["execution_settings"],
+            serde_json::json!({"allowed_tools": [], "disallowed_tools": [], "disable_memory_guard": true})
+        );
+        assert_eq!(
+            start["create_conversation"].is_object(),
+            conversation_id.is_none()
+        );
+    }
 }
 
 #[test]
