@@ -13,8 +13,8 @@
 //! next deadline lies in the future (a deadline that stays due would spin the driver).
 #![no_main]
 
-use letta_agent_wasm::json::Object;
-use letta_agent_wasm::session::{Effect, SessionConfig, SessionCore, SessionOptions, Target};
+use letta_core::json::Object;
+use letta_core::session::{Effect, SessionConfig, SessionCore, SessionOptions, Target};
 use libfuzzer_sys::fuzz_target;
 use std::collections::VecDeque;
 

@@ -196,7 +196,7 @@ export function remoteAgentCreation(options, pinGlobalAgent) {
   };
 }
 
-/** Letta Cloud: the checked body fields and `memfs` for `CloudClient.createAgent` (src/cloud/rest.rs). */
+/** Letta Cloud: the checked body fields and `memfs` for `CloudClient.createAgent` (crates/core/src/cloud/rest.rs). */
 export function cloudAgentCreation(options) {
   const { body, memfs, personality } = createAgentOptions(options);
   if (personality !== undefined) {

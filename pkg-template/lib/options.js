@@ -30,7 +30,7 @@ function positiveInteger(value) {
 
 /**
  * Validates `new LettaAgentClient(options)` of the remote backend (JSON view, WebSocket removed;
- * `backend: "cloud"` options are validated in Rust, src/cloud/config.rs); returns
+ * `backend: "cloud"` options are validated in Rust, crates/core/src/cloud/config.rs); returns
  * `{url, authToken, requestTimeoutMs, pinGlobalAgent}` with the URL normalized.
  */
 export function clientConfig(o) {

@@ -7,7 +7,7 @@ use super::*;
 use crate::json::Object;
 use crate::session::{Effect, Target};
 
-const CAPTURE: &str = include_str!("../../../tests/captures/real-app-server-turn.jsonl");
+const CAPTURE: &str = include_str!("../../../../../tests/captures/real-app-server-turn.jsonl");
 const OTID: &str = "otid-chat-1";
 
 /// The recorded frames as `(t_ms, dir, frame JSON)`.

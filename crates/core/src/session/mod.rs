@@ -7,7 +7,6 @@
 mod approvals;
 mod calls;
 mod chat_feed;
-#[cfg(any(test, feature = "cloud"))]
 mod cloud;
 pub mod coordinator;
 mod core;

@@ -68,7 +68,7 @@ mod tests {
 
     /// The wrapper's map from error names to classes (`lib/errors.js`): every name and code the
     /// core reports must be defined there, or JS would get a plain `Error`.
-    const CLASSES: &str = include_str!("../../pkg-template/lib/errors.js");
+    const CLASSES: &str = include_str!("../../../../pkg-template/lib/errors.js");
 
     fn defined(name: &str, code: &str) -> bool {
         let line = ["define(", name, ", \"", name, "\", \"", code, "\");"].concat();

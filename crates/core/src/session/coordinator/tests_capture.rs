@@ -10,7 +10,7 @@ use serde_json::Value;
 
 const CAPTURE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/tests/captures/real-app-server-turn.jsonl"
+    "/../../tests/captures/real-app-server-turn.jsonl"
 );
 
 /// One capture line: `{t_ms, dir, frame}` (the frame written back as JSON text; the capture

@@ -11,25 +11,25 @@
 //! could ever arrive the vector fails (the JS harness would time out). Prints the failures, then
 //! `N passed, M failed`, and exits 1 on failure. Set `VECTORS_VERBOSE=1` to print every result.
 
-use letta_agent_wasm::protocol::peek_event_ids;
-use letta_agent_wasm::protocol::runtime::Runtime;
-use letta_agent_wasm::session::coordinator::{CoordinatorConfig, TurnCoordinator};
-use letta_agent_wasm::session::RecentFrames;
+use letta_core::protocol::peek_event_ids;
+use letta_core::protocol::runtime::Runtime;
+use letta_core::session::coordinator::{CoordinatorConfig, TurnCoordinator};
+use letta_core::session::RecentFrames;
 use serde_json::Value;
 use std::process::ExitCode;
 
 const VECTOR_FILES: [&str; 3] = [
     concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/vectors/stream-message-identity.vectors.json"
+        "/../../tests/vectors/stream-message-identity.vectors.json"
     ),
     concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/vectors/coordinator-correlation.vectors.json"
+        "/../../tests/vectors/coordinator-correlation.vectors.json"
     ),
     concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/vectors/coordinator-repeats.vectors.json"
+        "/../../tests/vectors/coordinator-repeats.vectors.json"
     ),
 ];
 

@@ -8,9 +8,7 @@
 //! Every op's patch is also replayed onto a mirror of the rows, as the JS wrapper does, and the
 //! mirror must equal `rows_json()` after each op.
 
-use letta_agent_wasm::transcript::{
-    extract_stream_text_delta_json, HistoryOrder, TranscriptAccumulator,
-};
+use letta_core::transcript::{extract_stream_text_delta_json, HistoryOrder, TranscriptAccumulator};
 use serde_json::Value;
 
 /// What one op produced.
@@ -32,7 +30,7 @@ fn main() {
     if cfg!(target_arch = "wasm32") {
         return; // No file system under wasm32; the native run covers the vectors.
     }
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/vectors/");
     let mut failed_any = false;
     for file in [
         "transcript-accumulator.vectors.json",

@@ -14,7 +14,7 @@ fn content_keys_ignore_the_per_socket_envelope() {
 #[test]
 fn the_envelope_read_from_the_tail_gives_the_key_of_the_search() {
     // Every stream frame of the recorded turn, with and without the envelope's position.
-    let capture = include_str!("../../../tests/captures/real-app-server-turn.jsonl");
+    let capture = include_str!("../../../../../tests/captures/real-app-server-turn.jsonl");
     let mut frames = 0;
     for line in capture.lines() {
         let Some(frame) = line

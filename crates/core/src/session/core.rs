@@ -51,7 +51,6 @@ pub enum Target {
     /// the Cloud `runtime_start` (no create fields), then the un-correlated `sync`. After an
     /// idle transport drop the session reopens on the same runtime (spec §3.11). Only with the
     /// `cloud` feature (and in tests): the browser `/client` build has no Cloud sessions.
-    #[cfg(any(test, feature = "cloud"))]
     Cloud { runtime: Runtime },
 }
 

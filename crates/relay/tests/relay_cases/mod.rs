@@ -1,4 +1,4 @@
-//! The cases of `tests/relay.rs`, by concern.
+//! The cases of `tests/relay.rs` (this crate's), by concern.
 
 mod cloud;
 mod http;

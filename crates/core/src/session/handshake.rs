@@ -47,7 +47,6 @@ impl SessionCore {
         let request_id = self.ids.next("runtime-start");
         let options = &self.config.options;
         let mut start = match &self.config.target {
-            #[cfg(any(test, feature = "cloud"))]
             Target::Cloud { runtime } => {
                 crate::cloud::start::runtime_start(&request_id, options.mode, runtime)
             }
@@ -115,7 +114,6 @@ impl SessionCore {
                 }
             },
             Target::Management => {}
-            #[cfg(any(test, feature = "cloud"))]
             Target::Cloud { .. } => {}
         }
         self.phase = Phase::Starting;
@@ -213,7 +211,6 @@ impl SessionCore {
             tools.push(tool.name.clone());
         }
         self.tools = tools;
-        #[cfg(any(test, feature = "cloud"))]
         if let Some(outcome) = self.cloud_started(&runtime) {
             return outcome;
         }
@@ -309,7 +306,6 @@ impl SessionCore {
 
     /// Whether the session runs on an app server's own socket (not Cloud's relay).
     pub(super) fn is_remote_target(&self) -> bool {
-        #[cfg(any(test, feature = "cloud"))]
         if matches!(self.config.target, Target::Cloud { .. }) {
             return false;
         }

@@ -27,7 +27,6 @@ impl SessionCore {
         if self.restart_lost_start("the socket closed", now) {
             return;
         }
-        #[cfg(any(test, feature = "cloud"))]
         if self.cloud_idle_drop() {
             return;
         }
