@@ -77,7 +77,7 @@ export declare function init(input?: InitInput | CloudInitInput): Promise<void>;
 
 /**
  * The portable Letta Agent SDK client. `backend: "remote"` talks to a Letta Code app server over
- * WebSocket; `backend: "cloud"` to Letta Cloud (REST and its status relay; browsers load that
+ * WebSocket; `backend: "cloud"` to Letta Cloud (REST and its status sockets; browsers load that
  * build with `init({ cloud: true })`). A missing or `"local"` backend throws
  * `LettaInvalidArgumentError`. After `close()` every method throws `LettaAgentClient is closed`.
  */

@@ -33,7 +33,7 @@ pub(super) enum Connector {
         url: String,
         auth_token: Option<String>,
     },
-    /// Letta Cloud: REST start, then the relay pair (`src/js/cloud_session.rs`).
+    /// Letta Cloud: REST start, then the status sockets (`src/js/cloud_session.rs`).
     #[cfg(feature = "cloud")]
     Cloud(Rc<crate::transport::cloud_session::CloudConnector>),
 }

@@ -17,7 +17,7 @@
 //! - [`models`], [`messages`], [`management`], [`repositories`], [`computers`]: management calls;
 //! - [`start`]: runtime resolution (§4.3); [`selector`]: explicit computer (§4.4);
 //! - [`sandbox`]: the managed sandbox lifecycle (§4.5);
-//! - [`relay`]: the two-socket status relay (§4.6);
+//! - [`relay`]: the two-socket status sockets (§4.6);
 //! - [`decisions`]: the experimental decisions route (`client.alpha.decisions`).
 
 pub mod computers;
@@ -30,7 +30,6 @@ pub mod management;
 pub mod messages;
 pub mod models;
 pub mod query;
-pub mod relay;
 pub mod repositories;
 pub mod rest;
 pub mod sandbox;
@@ -38,6 +37,7 @@ pub mod sandbox_api;
 pub mod sandbox_options;
 pub mod selector;
 pub mod start;
+pub mod status_sockets;
 pub mod target;
 
 pub use config::CloudConfig;

@@ -60,7 +60,7 @@ pub enum Effect {
         /// The request.
         request: HttpRequest,
     },
-    /// The sandbox is online: open the status relay on this connection.
+    /// The sandbox is online: open the status sockets on this connection.
     Online {
         /// The connection id.
         connection_id: String,

@@ -62,7 +62,7 @@ impl ComputerSelector {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolvedComputer {
-    /// The connection id of the status relay.
+    /// The connection id of the status sockets.
     pub connection_id: String,
     /// The computer, unless a `{connectionId}` selector skipped the lookup.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -315,7 +315,7 @@ pub fn detach_requests(rb: &RequestBuilder, resolved: &Resolved) -> Vec<HttpRequ
 /// The Cloud `runtime_start` (spec §4.6): the resolved runtime and the always-present fields,
 /// never a create field (conversations are created over REST). The caller adds `cwd`,
 /// `stateless`, `skill_sources` and `external_tools` as for the remote backend; right after
-/// the response the session sends the un-correlated [`super::relay::sync_frame`].
+/// the response the session sends the un-correlated [`super::status_sockets::sync_frame`].
 pub fn runtime_start(request_id: &str, mode: &str, runtime: &Runtime) -> RuntimeStart {
     let mut start = RuntimeStart::new(request_id, mode);
     start.agent_id = runtime.agent_id.clone();

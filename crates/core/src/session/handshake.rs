@@ -304,7 +304,7 @@ impl SessionCore {
         self.open_standby_if_wanted();
     }
 
-    /// Whether the session runs on an app server's own socket (not Cloud's relay).
+    /// Whether the session runs on an app server's own socket (not Cloud's status sockets).
     pub(super) fn is_remote_target(&self) -> bool {
         if matches!(self.config.target, Target::Cloud { .. }) {
             return false;

@@ -169,7 +169,7 @@ impl SessionCore {
         self.config.options.reconnect
     }
 
-    /// Sessions on an app server's own socket hold a standby (Cloud has its relay pair, and the
+    /// Sessions on an app server's own socket hold a standby (Cloud has its status sockets, and the
     /// management connection and `createAgent()` sessions hold no runtime worth keeping).
     fn wants_standby(&self) -> bool {
         let keeps_runtime = !matches!(

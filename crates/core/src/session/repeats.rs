@@ -4,7 +4,7 @@
 //! with `event_seq` and `idempotency_key`; responses and `input_accepted` carry neither and are
 //! never dropped here. A frame whose key is among the last [`REPEAT_WINDOW`] keys, or whose
 //! `event_seq` was seen among the [`SEQ_WINDOW`] numbers up to the highest seen, is a repeat (a
-//! relay or proxy that delivers twice, as Cloud's status relay guards against, spec §4.6). The
+//! relay or proxy that delivers twice, as Cloud's status sockets guards against, spec §4.6). The
 //! identity is read from the frame's tail ([`peek_event_ids`]); a frame is remembered only once
 //! it parsed, so a garbled copy never hides the real one.
 //!

@@ -25,7 +25,7 @@ pub(in crate::session) enum PrimaryReopen {
 
 impl SessionCore {
     /// Whether the session replaces a lost primary socket itself: a remote session on a runtime
-    /// of its own, with a reconnect policy (Cloud sessions reopen their relay pair on the next
+    /// of its own, with a reconnect policy (Cloud sessions reopen their status sockets on the next
     /// turn; `createAgent()` and management connections hold no runtime worth keeping).
     fn reopens_itself(&self) -> bool {
         let keeps_runtime = !matches!(

@@ -1,6 +1,6 @@
-//! The Cloud status relay's two sockets (`channel=control`, `channel=stream`, spec §4.6) driven
-//! through the sans-IO [`StatusRelay`] and presented to the session driver as one link: it
-//! reports [`SocketEvent::Open`] once both are open, every frame the relay lets through as
+//! Letta Cloud's two status sockets (`channel=control`, `channel=stream`, spec §4.6) driven
+//! through the sans-IO [`StatusSockets`] and presented to the session driver as one link: it
+//! reports [`SocketEvent::Open`] once both are open, every frame their protocol lets through as
 //! [`SocketEvent::Frame`], and one [`SocketEvent::Closed`] when either closes. Acks, dropped
 //! duplicates, the gap `sync` and the pings happen here, below the session.
 //!
@@ -9,7 +9,7 @@
 
 use super::socket::{Dialer, Socket, SocketEvent};
 use super::timer::{now, Timer};
-use crate::cloud::relay::{Channel, Output, RelayEndpoints, StatusRelay};
+use crate::cloud::status_sockets::{Channel, Output, StatusEndpoints, StatusSockets};
 use crate::protocol::Runtime;
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
@@ -20,7 +20,7 @@ type Sink = Box<dyn FnMut(SocketEvent)>;
 const NO_HEADERS: &str = "Letta Cloud header auth needs a WebSocket constructor that accepts headers (the ws package in Node, createReactNativeWebSocketConstructor in React Native); in browsers use webSocketAuth: \"query\"";
 
 struct Inner {
-    relay: StatusRelay,
+    protocol: StatusSockets,
     /// Control, stream.
     sockets: [Option<Socket>; 2],
     timer: Option<Timer>,
@@ -29,20 +29,20 @@ struct Inner {
     /// Events that came before a sink was set.
     held: Vec<SocketEvent>,
     sink: Option<Sink>,
-    /// Called when an event is held (wakes [`RelayLink::wait_open`]).
+    /// Called when an event is held (wakes [`StatusLink::wait_open`]).
     notify: Option<js_sys::Function>,
     /// Texts that must not appear in an event: the URLs and the key.
     secrets: Vec<String>,
 }
 
 /// The socket pair of one connection. Dropping it closes both sockets and stops the pings.
-pub struct RelayLink {
+pub struct StatusLink {
     inner: Rc<RefCell<Inner>>,
 }
 
-/// A handle that writes on a [`RelayLink`] without owning it.
+/// A handle that writes on a [`StatusLink`] without owning it.
 #[derive(Clone)]
-pub struct RelayWriter {
+pub struct StatusWriter {
     inner: Weak<RefCell<Inner>>,
 }
 
@@ -53,21 +53,21 @@ fn index(channel: Channel) -> usize {
     }
 }
 
-impl RelayLink {
-    /// Opens both sockets of `endpoints` for `runtime` (whose `sync` the relay sends on a gap),
+impl StatusLink {
+    /// Opens both sockets of `endpoints` for `runtime` (whose `sync` the protocol sends on a gap),
     /// pinging every `ping_interval_ms`. `constructor`: the injected WebSocket constructor, or
     /// `None` for the platform's own (query auth only). `api_key` is redacted from every text.
     pub fn open(
-        endpoints: &RelayEndpoints,
+        endpoints: &StatusEndpoints,
         runtime: Runtime,
         ping_interval_ms: u64,
         constructor: Option<&js_sys::Function>,
         api_key: Option<&str>,
-    ) -> Result<RelayLink, String> {
+    ) -> Result<StatusLink, String> {
         let mut secrets = vec![endpoints.control.clone(), endpoints.stream.clone()];
         secrets.extend(api_key.filter(|k| !k.is_empty()).map(str::to_owned));
         let inner = Rc::new(RefCell::new(Inner {
-            relay: StatusRelay::new(runtime, ping_interval_ms),
+            protocol: StatusSockets::new(runtime, ping_interval_ms),
             sockets: [None, None],
             timer: None,
             timer_at: None,
@@ -76,7 +76,7 @@ impl RelayLink {
             notify: None,
             secrets,
         }));
-        let link = RelayLink { inner };
+        let link = StatusLink { inner };
         for (channel, url) in [
             (Channel::Control, &endpoints.control),
             (Channel::Stream, &endpoints.stream),
@@ -85,7 +85,7 @@ impl RelayLink {
             let dialer = Dialer::new(url, constructor, endpoints.headers.as_deref(), NO_HEADERS);
             let socket = dialer
                 .connect(
-                    // Every frame passes the relay (its seq is acked), so none is skipped unread.
+                    // Every frame passes the protocol (its seq is acked), so none is skipped unread.
                     Rc::new(Cell::new(false)),
                     move |event| {
                         if let Some(inner) = weak.upgrade() {
@@ -114,7 +114,7 @@ impl RelayLink {
         loop {
             {
                 let inner = self.inner.borrow();
-                if inner.relay.is_open() {
+                if inner.protocol.is_open() {
                     return Ok(());
                 }
                 for event in &inner.held {
@@ -136,18 +136,18 @@ impl RelayLink {
 
     /// Both sockets are open.
     pub fn is_open(&self) -> bool {
-        self.inner.borrow().relay.is_open()
+        self.inner.borrow().protocol.is_open()
     }
 
     /// A writer for the session driver.
-    pub fn writer(&self) -> RelayWriter {
-        RelayWriter {
+    pub fn writer(&self) -> StatusWriter {
+        StatusWriter {
             inner: Rc::downgrade(&self.inner),
         }
     }
 }
 
-impl RelayWriter {
+impl StatusWriter {
     /// Sends events to `sink` from now on (first the ones held until now).
     pub fn set_sink(&self, sink: impl FnMut(SocketEvent) + 'static) {
         let Some(inner) = self.inner.upgrade() else {
@@ -169,7 +169,7 @@ impl RelayWriter {
         let Some(inner) = self.inner.upgrade() else {
             return false;
         };
-        let output = inner.borrow().relay.send(text.to_owned());
+        let output = inner.borrow().protocol.send(text.to_owned());
         match output {
             Ok(output) => {
                 execute(&inner, vec![output]);
@@ -180,7 +180,7 @@ impl RelayWriter {
     }
 }
 
-impl Drop for RelayLink {
+impl Drop for StatusLink {
     fn drop(&mut self) {
         let released = {
             let mut inner = self.inner.borrow_mut();
@@ -208,25 +208,25 @@ fn on_socket_event(inner: &Rc<RefCell<Inner>>, channel: Channel, event: SocketEv
     let outputs = {
         let mut state = inner.borrow_mut();
         match event {
-            SocketEvent::Open => state.relay.on_open(channel, now()),
-            SocketEvent::Frame(text) => state.relay.on_message(channel, text),
-            SocketEvent::Closed => state.relay.on_close(channel),
+            SocketEvent::Open => state.protocol.on_open(channel, now()),
+            SocketEvent::Frame(text) => state.protocol.on_message(channel, text),
+            SocketEvent::Closed => state.protocol.on_close(channel),
             SocketEvent::Error(detail) => {
-                let opened = state.relay.is_open();
+                let opened = state.protocol.is_open();
                 let detail = redact(&detail, &state.secrets);
                 drop(state);
                 if !opened {
                     emit(inner, SocketEvent::Error(detail));
                 }
                 // A socket that errs is gone: the pair closes (its close event adds nothing).
-                inner.borrow_mut().relay.on_close(channel)
+                inner.borrow_mut().protocol.on_close(channel)
             }
         }
     };
     execute(inner, outputs);
 }
 
-/// Runs the relay's outputs with no borrow held while JS runs, then re-arms the ping timer.
+/// Runs the protocol's outputs with no borrow held while JS runs, then re-arms the ping timer.
 fn execute(inner: &Rc<RefCell<Inner>>, outputs: Vec<Output>) {
     for output in outputs {
         match output {
@@ -285,11 +285,11 @@ fn emit(inner: &Rc<RefCell<Inner>>, event: SocketEvent) {
     }
 }
 
-/// Sets the ping timer to the relay's deadline.
+/// Sets the ping timer to the protocol's deadline.
 fn arm(inner: &Rc<RefCell<Inner>>) {
     let mut guard = inner.borrow_mut();
     let state = &mut *guard;
-    let at = state.relay.deadline();
+    let at = state.protocol.deadline();
     if at == state.timer_at {
         return;
     }
@@ -310,7 +310,7 @@ fn arm(inner: &Rc<RefCell<Inner>>) {
                     if let Some(timer) = state.timer.as_mut() {
                         timer.fired();
                     }
-                    state.relay.on_tick(now())
+                    state.protocol.on_tick(now())
                 };
                 execute(&inner, outputs);
             }

@@ -1,4 +1,4 @@
-//! The two-socket status relay (spec §4.6).
+//! The two-socket status sockets (spec §4.6).
 
 use super::*;
 use crate::cloud::config::CloudEnv;
@@ -12,8 +12,8 @@ fn runtime() -> Runtime {
     Runtime::new("agent-1", "conv-1")
 }
 
-fn open_relay() -> StatusRelay {
-    let mut relay = StatusRelay::new(runtime(), 1_000);
+fn open_relay() -> StatusSockets {
+    let mut relay = StatusSockets::new(runtime(), 1_000);
     assert_eq!(relay.on_open(Channel::Control, 0), vec![]);
     assert_eq!(relay.on_open(Channel::Stream, 10), vec![Output::Opened]);
     relay
@@ -188,7 +188,7 @@ fn pings_go_on_both_sockets_every_interval() {
 
 #[test]
 fn commands_go_to_control_and_a_close_closes_both_once() {
-    let mut relay = StatusRelay::new(runtime(), 1_000);
+    let mut relay = StatusSockets::new(runtime(), 1_000);
     assert_eq!(
         relay.send("{}".into()).unwrap_err().message,
         "Cloud status control socket is not open"

@@ -1,8 +1,8 @@
-//! The Cloud status relay (spec §4.6): two sockets (`channel=control`, `channel=stream`) on
+//! The Cloud status sockets (spec §4.6): two sockets (`channel=control`, `channel=stream`) on
 //! `/v1/environments/<connectionId>/status/ws` presented to the session as one.
 //!
-//! [`StatusRelay`] is sans-IO: the transport reports opens, messages and closes per channel and
-//! wakes it at [`StatusRelay::deadline`]; it answers with [`Output`]s — frames to write on a
+//! [`StatusSockets`] is sans-IO: the transport reports opens, messages and closes per channel and
+//! wakes it at [`StatusSockets::deadline`]; it answers with [`Output`]s — frames to write on a
 //! channel, frames to hand to the session, sockets to close. What it does with a frame:
 //!
 //! 1. every frame with a numeric `seq` is acked on its own socket (`{"type":"ack","seq":n}`),
@@ -63,7 +63,7 @@ impl Channel {
 
 /// How to open the two sockets.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RelayEndpoints {
+pub struct StatusEndpoints {
     /// URL of the control socket.
     pub control: String,
     /// URL of the stream socket.
@@ -78,7 +78,7 @@ pub fn endpoints(
     config: &CloudConfig,
     connection_id: &str,
     runtime: &Runtime,
-) -> CloudResult<RelayEndpoints> {
+) -> CloudResult<StatusEndpoints> {
     let (scheme, rest) = config
         .api_base_url
         .split_once("://")
@@ -122,7 +122,7 @@ pub fn endpoints(
             Some(headers)
         }
     };
-    Ok(RelayEndpoints {
+    Ok(StatusEndpoints {
         control: url(Channel::Control),
         stream: url(Channel::Stream),
         headers,
@@ -188,9 +188,9 @@ pub fn sync_frame(runtime: &Runtime) -> String {
 /// The heartbeat frame.
 pub const PING: &str = r#"{"type":"ping"}"#;
 
-/// The two-socket status relay of one connection.
+/// The two-socket status sockets of one connection.
 #[derive(Debug, Clone)]
-pub struct StatusRelay {
+pub struct StatusSockets {
     runtime: Runtime,
     ping_interval_ms: u64,
     open: [bool; 2],
@@ -201,10 +201,10 @@ pub struct StatusRelay {
     last_event_seq: Option<f64>,
 }
 
-impl StatusRelay {
+impl StatusSockets {
     /// A relay for `runtime` (whose `sync` it sends on a gap), pinging every `ping_interval_ms`.
     pub fn new(runtime: Runtime, ping_interval_ms: u64) -> Self {
-        StatusRelay {
+        StatusSockets {
             runtime,
             ping_interval_ms,
             open: [false; 2],
@@ -382,5 +382,5 @@ pub fn open_failed_log(attempt: u32, connection_id: &str, detail: &str) -> Strin
 }
 
 #[cfg(test)]
-#[path = "tests_relay.rs"]
+#[path = "tests_status_sockets.rs"]
 mod tests;
