@@ -382,8 +382,7 @@ impl SessionDriver {
     ) -> Result<SessionDriver, JsValue> {
         let setup = read_session_config(config).ok_or_else(|| {
             typed_error(
-                "LettaInvalidArgumentError",
-                "invalid_argument",
+                crate::error::ErrorKind::InvalidArgument,
                 "Invalid session configuration.",
             )
         })?;
@@ -480,5 +479,5 @@ impl Shared {
 
 /// A core error as a typed JS `Error`.
 fn session_error(error: &SessionError) -> JsValue {
-    typed_error(error.name, error.code, &error.message)
+    typed_error(error.kind, &error.message)
 }

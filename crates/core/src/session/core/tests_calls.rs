@@ -23,8 +23,8 @@ fn requests_time_out_with_a_typed_error() {
     assert!(completion(&effects(&mut core), 4).is_none());
     core.on_tick(600);
     let error = completion(&effects(&mut core), 4).unwrap().unwrap_err();
-    assert_eq!(error.code, "timeout");
-    assert_eq!(error.name, "LettaTimeoutError");
+    assert_eq!(error.code(), "timeout");
+    assert_eq!(error.name(), "LettaTimeoutError");
     assert_eq!(error.message, format!("Timed out waiting for {id}"));
 }
 
