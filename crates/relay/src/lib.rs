@@ -9,7 +9,8 @@
 //! uses the Cloud backend with no key of its own:
 //!
 //! - `config`: the command line; `secret`: the token and the ticket secret (never printed);
-//! - `http`: routes, static files, `/ticket`, `/healthz`, request log;
+//! - `http`: routes, `/ticket`, `/healthz`, request log; `static_files`: the page's files
+//!   (tower-http's `ServeDir` behind the relay's own path and symbolic-link guards);
 //! - `origin`: the Host / Origin rules; `tickets`: the signed, stateless ticket cookies;
 //! - `limits`: open sockets, in total and per client address; `listener`: the port, closed
 //!   by the shutdown itself;

@@ -64,6 +64,28 @@ async fn serves_healthz_the_page_with_a_ticket_and_static_files() {
         );
         assert_eq!(wasm.body, WASM_BYTES);
 
+        // Files carry validators: a reload revalidates (304) instead of downloading again.
+        assert_eq!(js.header("cache-control"), Some("no-cache"));
+        assert_eq!(js.header("x-content-type-options"), Some("nosniff"));
+        let etag = js.header("etag").expect("an ETag");
+        let again = relay.get("/app.js", &[("If-None-Match", etag)]);
+        assert_eq!((again.status, again.body.len()), (304, 0));
+        let head = relay.head("/pkg/mod.wasm");
+        assert_eq!(head.status, 200);
+        assert_eq!(
+            head.header("content-length"),
+            Some(WASM_BYTES.len().to_string().as_str())
+        );
+        let head = relay.head("/chats/42");
+        assert_eq!(head.status, 200);
+        head.ticket_cookie();
+        assert_eq!(relay.get("/index.html", &[]).text(), INDEX_HTML);
+        assert_eq!(
+            relay.get("/index.html", &[]).header("cache-control"),
+            Some("no-store"),
+            "the page (its cookie) is never cached"
+        );
+
         for route in ["/chats/42", "/settings", "/sub", "/sub/"] {
             let spa = relay.get(route, &[]);
             assert_eq!(
@@ -95,6 +117,9 @@ async fn serves_healthz_the_page_with_a_ticket_and_static_files() {
 async fn refuses_path_traversal_and_hidden_files() {
     within_limit(async {
         let fx = Fixture::new("traversal");
+        let www = fx.base.join("www");
+        std::os::unix::fs::symlink(fx.base.join("secret.txt"), www.join("leak.txt")).unwrap();
+        std::os::unix::fs::symlink(&fx.base, www.join("outside")).unwrap();
         let up = FakeUpstream::start(&fx.token, 0).await;
         let mut relay = start_relay(&up.url, &fx, &[]);
         for path in [
@@ -107,6 +132,20 @@ async fn refuses_path_traversal_and_hidden_files() {
             "/.env",
             "/%2eenv",
             "/../token.txt",
+            // A decoded separator or backslash inside one segment is refused, not split.
+            "/pkg%2fmod.wasm",
+            "/pkg%2F..%2F..%2Fsecret.txt",
+            "/%5c..%5csecret.txt",
+            "/pkg%5C..%5C..%5Csecret.txt",
+            "/..\\secret.txt",
+            "/pkg\\..\\..\\secret.txt",
+            "/%2e%2e%2f%2e%2e%2fsecret.txt",
+            "/app.js%00.txt",
+            "/%00",
+            "/%zz.txt",
+            // Symbolic links placed in the directory that lead out of it.
+            "/leak.txt",
+            "/outside/secret.txt",
         ] {
             let response = relay.get(path, &[]);
             assert!(
