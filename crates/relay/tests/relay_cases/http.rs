@@ -200,3 +200,54 @@ fn refuses_to_start_without_a_token() {
     assert!(!status.success());
     assert!(output.contains("--token-file"), "{output}");
 }
+
+#[test]
+fn help_lists_every_flag_and_usage_errors_exit_with_2() {
+    let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let (status, help) = run_expecting_exit(&args(&["--help"]), TokenSource::Missing);
+    assert_eq!(status.code(), Some(0), "{help}");
+    for flag in [
+        "--listen",
+        "--static",
+        "--upstream",
+        "--token-file",
+        "--cloud",
+        "--api-key-file",
+        "--upstream-request-timeout-s",
+        "--max-body-bytes",
+        "--secret-file",
+        "--ca-file",
+        "--allow-origin",
+        "--ticket-ttl-s",
+        "--max-frame-bytes",
+        "--max-sockets",
+        "--max-sockets-per-client",
+        "--upstream-connect-timeout-s",
+        "--idle-timeout-s",
+        "--shutdown-grace-s",
+        "--ttl-s",
+    ] {
+        assert!(
+            help.contains(&format!("{flag} <")),
+            "{flag} missing:\n{help}"
+        );
+    }
+    for env in [
+        "LETTA_APP_SERVER_TOKEN",
+        "LETTA_API_KEY",
+        "LETTA_RELAY_SECRET",
+    ] {
+        assert!(help.contains(env), "{env} missing:\n{help}");
+    }
+
+    for refused in [
+        &["--upstream", "ws://127.0.0.1:9/ws", "--max-sockets", "0"][..],
+        &["--upstream", "ws://127.0.0.1:9/ws", "--frobnicate"][..],
+        &["--static", "www"][..],
+    ] {
+        let (status, output) = run_expecting_exit(&args(refused), TokenSource::Missing);
+        assert_eq!(status.code(), Some(2), "{refused:?}: {output}");
+        assert!(output.contains("error: "), "{refused:?}: {output}");
+        assert!(!output.contains("relay listening"), "{output}");
+    }
+}
