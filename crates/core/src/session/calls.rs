@@ -414,7 +414,7 @@ impl SessionCore {
 
     /// Calls that only need an open connection (management calls, raw commands, listings).
     fn open_for_calls(&self) -> Result<(), SessionError> {
-        if self.closed {
+        if self.is_closed() {
             return Err(SessionError::session_closed());
         }
         if self.phase != Phase::Ready {

@@ -9,6 +9,7 @@
 use super::approvals::Approvals;
 use super::coordinator::TurnCoordinator;
 use super::device::DeviceWaiters;
+use super::drain::Closing;
 use super::error::SessionError;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
@@ -156,9 +157,8 @@ pub struct SessionCore {
     pub(super) queue_items: Vec<(String, String)>,
     /// When the socket must have opened by.
     pub(super) connect_deadline: Option<u64>,
-    /// After `close()`: the latest time the socket closes (see `drain`).
-    pub(super) drain_deadline: Option<u64>,
-    pub(super) closed: bool,
+    /// Closed or not, and the drain of a closed session's socket (see `drain`).
+    pub(super) closing: Closing,
     /// The broadcast frames accepted lately: their repeats are dropped unparsed.
     pub(super) recent_frames: RecentFrames,
     /// A session whose transport dropped (a Cloud one while idle, a remote one with a
@@ -196,8 +196,7 @@ impl SessionCore {
             sent_messages: 0,
             queue_items: Vec::new(),
             connect_deadline: None,
-            drain_deadline: None,
-            closed: false,
+            closing: Closing::default(),
             recent_frames: RecentFrames::default(),
             recovering: None,
             connections: Connections::default(),
@@ -210,7 +209,7 @@ impl SessionCore {
     /// Registers the call that `initialize()` completes (with the init info, or the error).
     /// The socket must open within the request timeout.
     pub fn begin(&mut self, call: CallId, now: u64) {
-        if self.closed {
+        if self.is_closed() {
             return self.complete(call, Err(SessionError::session_closed()));
         }
         match self.phase {
@@ -245,12 +244,12 @@ impl SessionCore {
 
     /// True once the start sequence succeeded and the session is not closed.
     pub fn is_ready(&self) -> bool {
-        self.phase == Phase::Ready && !self.closed
+        self.phase == Phase::Ready && !self.is_closed()
     }
 
     /// True after `close()` or a transport loss.
     pub fn is_closed(&self) -> bool {
-        self.closed
+        self.closing.is_closed()
     }
 
     /// The runtime, once started.
@@ -278,7 +277,7 @@ impl SessionCore {
 
     /// True when `stream()` will never get another message.
     pub fn stream_ended(&self) -> bool {
-        self.closed && self.coordinator.as_ref().is_none_or(|c| c.is_closed())
+        self.is_closed() && self.coordinator.as_ref().is_none_or(|c| c.is_closed())
     }
 
     /// True while a turn is active or queued.
@@ -293,7 +292,7 @@ impl SessionCore {
         let coordinator = self.coordinator.as_ref().and_then(|c| c.next_deadline());
         let requests = earlier(self.requests.next_deadline(), self.devices.next_deadline());
         let own = earlier(
-            earlier(self.connect_deadline, self.drain_deadline),
+            earlier(self.connect_deadline, self.closing.deadline()),
             coordinator,
         );
         earlier(earlier(own, requests), self.reconnect_deadline())
@@ -333,7 +332,7 @@ impl SessionCore {
 
     /// The socket opened: start the session (or, for a management connection, be ready).
     pub fn on_open(&mut self, now: u64) {
-        if self.closed || self.phase != Phase::Connecting {
+        if self.is_closed() || self.phase != Phase::Connecting {
             return;
         }
         self.connect_deadline = None;
@@ -345,7 +344,7 @@ impl SessionCore {
         if self.restart_lost_start(detail, now) {
             return;
         }
-        if self.phase == Phase::Connecting && !self.closed {
+        if self.phase == Phase::Connecting && !self.is_closed() {
             self.fail_start(SessionError::connection(
                 "App-server WebSocket failed to open: ".to_owned() + detail,
             ));
@@ -439,7 +438,7 @@ impl SessionCore {
 
     /// `Session is closed` / not yet initialized, for calls that need a running session.
     pub(super) fn ready_runtime(&self) -> Result<Runtime, SessionError> {
-        if self.closed {
+        if self.is_closed() {
             return Err(SessionError::session_closed());
         }
         match (&self.runtime, self.phase) {

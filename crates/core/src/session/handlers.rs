@@ -125,7 +125,7 @@ impl SessionCore {
     /// The `canUseTool` callback answered (`response_json`: its return value, or
     /// `{behavior:"deny", message}` built from a thrown error).
     pub fn answer_approval(&mut self, handle: u32, response_json: &str) {
-        if self.closed {
+        if self.is_closed() {
             return;
         }
         if let Some((key, decision)) = self.approvals.answer(handle, response_json) {
@@ -216,7 +216,7 @@ impl SessionCore {
             return;
         };
         let (_, request_id) = self.tool_calls.swap_remove(index);
-        if self.closed {
+        if self.is_closed() {
             return;
         }
         let outcome = Object::parse(outcome_json).unwrap_or_default();

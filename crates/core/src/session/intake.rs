@@ -17,7 +17,7 @@ impl SessionCore {
         if self.recent_frames.is_repeat(&ids) {
             return;
         }
-        if self.closed {
+        if self.is_closed() {
             return self.drain_frame(text, &ids, now);
         }
         if self.take_frame(text, ids.envelope_at, false, now) {

@@ -231,7 +231,7 @@ impl SessionCore {
     pub fn on_standby_frame(&mut self, text: &str, now: u64) {
         match &self.connections.standby {
             Standby::Starting => self.on_standby_start_answer(text, now),
-            Standby::Ready if !self.closed => {
+            Standby::Ready if !self.is_closed() => {
                 self.take_frame(text, peek_event_ids(text).envelope_at, true, now);
             }
             _ => {}
@@ -242,7 +242,7 @@ impl SessionCore {
     /// drops (then they go to [`Self::on_standby_frame`] before the close): the standby is
     /// ready, so all it contributes is stream frames, and only what the primary missed.
     pub fn holds_standby_frames(&self) -> bool {
-        matches!(self.connections.standby, Standby::Ready) && !self.closed
+        matches!(self.connections.standby, Standby::Ready) && !self.is_closed()
     }
 
     /// The standby sends nothing but its `runtime_start`, so the first start answer on it is
@@ -270,7 +270,7 @@ impl SessionCore {
     /// The standby socket closed or failed to open: retry with backoff, up to the policy's
     /// attempts (the session goes on on its primary meanwhile).
     pub fn on_standby_closed(&mut self, now: u64) {
-        if matches!(self.connections.standby, Standby::Off) || self.closed {
+        if matches!(self.connections.standby, Standby::Off) || self.is_closed() {
             return;
         }
         let was_ready = matches!(self.connections.standby, Standby::Ready);
@@ -445,7 +445,7 @@ impl SessionCore {
     /// back: a Cloud session after an idle drop (spec §3.11; the next call reconnects), a
     /// remote one from losing every socket until its reopen finished.
     pub fn is_idle_disconnected(&self) -> bool {
-        if self.closed || self.recovering.is_none() {
+        if self.is_closed() || self.recovering.is_none() {
             return false;
         }
         if self.is_remote_target() {

@@ -39,7 +39,7 @@ impl SessionCore {
     /// a reopen attempt's socket did not open): the start runs again on a new socket, after
     /// the policy's backoff. `false`: not such a case (the caller fails as before).
     pub(in crate::session) fn restart_lost_start(&mut self, detail: &str, now: u64) -> bool {
-        if self.closed || !self.reopens_itself() {
+        if self.is_closed() || !self.reopens_itself() {
             return false;
         }
         if matches!(self.connections.primary, PrimaryReopen::At(_)) {
@@ -95,7 +95,7 @@ impl SessionCore {
         } else {
             // A start that never succeeded ends the session, as a first socket that fails does.
             self.fail_start(error);
-            self.closed = true;
+            self.closing.shut();
             if let Some(c) = self.coordinator.as_mut() {
                 c.close(now);
             }
