@@ -10,7 +10,7 @@ use crate::protocol::runtime::Runtime;
 impl SessionCore {
     /// Sets the runtime a Cloud session resolved over REST (before its transport opens).
     pub fn set_cloud_runtime(&mut self, runtime: Runtime) {
-        if self.phase == Phase::Connecting && self.recovering.is_none() {
+        if self.phase == Phase::Connecting && self.connections.recovering().is_none() {
             self.config.target = Target::Cloud { runtime };
         }
     }
@@ -29,7 +29,7 @@ impl SessionCore {
             force_device_status: true,
         });
         self.write(sync.to_json());
-        let previous = self.recovering.take()?;
+        let previous = self.connections.take_recovering()?;
         if previous != *runtime {
             return Some(Err(SessionError::connection(
                 "cloud transport recovered a different runtime",
@@ -46,7 +46,7 @@ impl SessionCore {
         let idle = self.phase == Phase::Ready && !self.has_in_flight_turn();
         match (&self.config.target, &self.runtime) {
             (Target::Cloud { .. }, Some(runtime)) if idle => {
-                self.recovering = Some(runtime.clone());
+                self.connections.recover(runtime.clone());
                 self.phase = Phase::Connecting;
                 self.reject_all(SessionError::connection("App-server socket closed"));
                 true

@@ -13,7 +13,7 @@ use super::drain::Closing;
 use super::error::SessionError;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
-use super::reconnect::{Connections, LinkEffect};
+use super::reconnect::{Connections, LinkEffect, WriteGate};
 use super::repeats::RecentFrames;
 use super::requests::{earlier, CallId, Pending, Purpose, RequestTable, ResponseMatch};
 use crate::protocol::commands::Command;
@@ -161,12 +161,11 @@ pub struct SessionCore {
     pub(super) closing: Closing,
     /// The broadcast frames accepted lately: their repeats are dropped unparsed.
     pub(super) recent_frames: RecentFrames,
-    /// A session whose transport dropped (a Cloud one while idle, a remote one with a
-    /// reconnect policy at any time): the next start reopens the runtime it had (`Some`),
-    /// keeping the stream and its coordinator.
-    pub(super) recovering: Option<Runtime>,
-    /// The standby socket, unacknowledged input and retry timers (see `reconnect`).
+    /// The standby socket, the runtime a dropped session reopens, unacknowledged input and
+    /// retry timers (see `reconnect`).
     pub(super) connections: Connections,
+    /// Writes held while an input waits for the standby (see `reconnect::gate`).
+    pub(super) gate: WriteGate,
     /// Inputs are echoed into the stream when their turn starts (a chat's session, see
     /// `coordinator::echo`).
     pub(super) echo_inputs: bool,
@@ -176,7 +175,8 @@ impl SessionCore {
     /// A session that will start when its transport opens.
     pub fn new(config: SessionConfig) -> Self {
         let ids = RequestIds::new(config.nonce.clone());
-        let mut core = SessionCore {
+        let connections = Connections::seeded(SessionCore::jitter_seed(&config.nonce));
+        SessionCore {
             config,
             ids,
             phase: Phase::Connecting,
@@ -198,12 +198,10 @@ impl SessionCore {
             connect_deadline: None,
             closing: Closing::default(),
             recent_frames: RecentFrames::default(),
-            recovering: None,
-            connections: Connections::default(),
+            connections,
+            gate: WriteGate::default(),
             echo_inputs: false,
-        };
-        core.seed_jitter();
-        core
+        }
     }
 
     /// Registers the call that `initialize()` completes (with the init info, or the error).

@@ -57,7 +57,7 @@ impl SessionCore {
         self.release_held_writes();
         self.closing.shut();
         self.close_standby();
-        self.recovering = None;
+        self.connections.stop_recovering();
         self.settle_init(Err(SessionError::session_closed()));
         self.reject_all(SessionError::closed("App-server client closed"));
         if let Some(c) = self.coordinator.as_mut() {

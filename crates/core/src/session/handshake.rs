@@ -24,7 +24,7 @@ const ENABLE_MEMFS_TIMEOUT_MS: u64 = 180_000;
 impl SessionCore {
     /// First step once the socket is open.
     pub(super) fn start(&mut self, now: u64) {
-        if self.recovering.is_some() {
+        if self.connections.recovering().is_some() {
             // A reopen: the runtime is known, so there is nothing to look up.
             return self.send_runtime_start(now);
         }
@@ -67,7 +67,10 @@ impl SessionCore {
                 tools: options.tools.clone(),
             }]);
         }
-        let reopening = self.recovering.as_ref().filter(|_| self.is_remote_target());
+        let reopening = self
+            .connections
+            .recovering()
+            .filter(|_| self.is_remote_target());
         if let Some(runtime) = reopening {
             // The same conversation again, with everything the first start set.
             start.agent_id = runtime.agent_id.clone();
