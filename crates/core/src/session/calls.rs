@@ -1,7 +1,7 @@
 //! The session's API calls (spec §1.5, §3.5): each validates its arguments, writes its command
 //! and registers how the response settles the call.
 
-use super::core::{Phase, SessionCore};
+use super::core::SessionCore;
 use super::error::SessionError;
 use super::options::{normalize_permission_mode, positive_integer, text};
 use super::requests::{CallId, Purpose, ResponseMatch, Shape};
@@ -417,7 +417,7 @@ impl SessionCore {
         if self.is_closed() {
             return Err(SessionError::session_closed());
         }
-        if self.phase != Phase::Ready {
+        if !self.startup.is_ready() {
             return Err(SessionError::state("Session is not initialized"));
         }
         Ok(())

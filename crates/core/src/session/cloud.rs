@@ -10,7 +10,7 @@ use crate::protocol::runtime::Runtime;
 impl SessionCore {
     /// Sets the runtime a Cloud session resolved over REST (before its transport opens).
     pub fn set_cloud_runtime(&mut self, runtime: Runtime) {
-        if self.phase == Phase::Connecting && self.connections.recovering().is_none() {
+        if self.startup.phase() == Phase::Connecting && self.connections.recovering().is_none() {
             self.config.target = Target::Cloud { runtime };
         }
     }
@@ -43,11 +43,11 @@ impl SessionCore {
     /// The transport dropped: a ready Cloud session with no turn in flight waits to reopen
     /// (`true`) instead of closing.
     pub(super) fn cloud_idle_drop(&mut self) -> bool {
-        let idle = self.phase == Phase::Ready && !self.has_in_flight_turn();
+        let idle = self.startup.is_ready() && !self.has_in_flight_turn();
         match (&self.config.target, &self.runtime) {
             (Target::Cloud { .. }, Some(runtime)) if idle => {
                 self.connections.recover(runtime.clone());
-                self.phase = Phase::Connecting;
+                self.startup.lose_socket();
                 self.reject_all(SessionError::connection("App-server socket closed"));
                 true
             }

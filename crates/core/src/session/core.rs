@@ -11,6 +11,7 @@ use super::coordinator::TurnCoordinator;
 use super::device::DeviceWaiters;
 use super::drain::Closing;
 use super::error::SessionError;
+use super::handshake::StartSequence;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
 use super::reconnect::{Connections, LinkEffect, WriteGate};
@@ -134,11 +135,8 @@ pub(super) enum Phase {
 pub struct SessionCore {
     pub(super) config: SessionConfig,
     pub(super) ids: RequestIds,
-    pub(super) phase: Phase,
-    /// The calls waiting for initialization.
-    pub(super) init_calls: Vec<CallId>,
-    /// Agent looked up by `conversation_retrieve`.
-    pub(super) resolved_agent: Option<String>,
+    /// Where the start sequence is, and the calls waiting for it (see `handshake`).
+    pub(super) startup: StartSequence,
     pub(super) runtime: Option<Runtime>,
     pub(super) model: String,
     pub(super) tools: Vec<String>,
@@ -155,8 +153,6 @@ pub struct SessionCore {
     pub(super) sent_messages: u64,
     /// Server queue items of this session: (item id, client message id).
     pub(super) queue_items: Vec<(String, String)>,
-    /// When the socket must have opened by.
-    pub(super) connect_deadline: Option<u64>,
     /// Closed or not, and the drain of a closed session's socket (see `drain`).
     pub(super) closing: Closing,
     /// The broadcast frames accepted lately: their repeats are dropped unparsed.
@@ -179,9 +175,7 @@ impl SessionCore {
         SessionCore {
             config,
             ids,
-            phase: Phase::Connecting,
-            init_calls: Vec::new(),
-            resolved_agent: None,
+            startup: StartSequence::default(),
             runtime: None,
             model: String::new(),
             tools: Vec::new(),
@@ -195,7 +189,6 @@ impl SessionCore {
             effects: VecDeque::new(),
             sent_messages: 0,
             queue_items: Vec::new(),
-            connect_deadline: None,
             closing: Closing::default(),
             recent_frames: RecentFrames::default(),
             connections,
@@ -210,7 +203,7 @@ impl SessionCore {
         if self.is_closed() {
             return self.complete(call, Err(SessionError::session_closed()));
         }
-        match self.phase {
+        match self.startup.phase() {
             Phase::Ready => {
                 let info = self.init_info();
                 self.complete(call, Ok(info));
@@ -219,11 +212,10 @@ impl SessionCore {
                 self.complete(call, Err(SessionError::state("Session failed to start")))
             }
             _ => {
-                self.init_calls.push(call);
+                self.startup.wait(call);
                 self.reopen_for_call(now);
-                if self.phase == Phase::Connecting && self.connect_deadline.is_none() {
-                    self.connect_deadline = Some(now.saturating_add(self.request_timeout()));
-                }
+                let at = now.saturating_add(self.request_timeout());
+                self.startup.expect_socket(at);
             }
         }
     }
@@ -242,7 +234,7 @@ impl SessionCore {
 
     /// True once the start sequence succeeded and the session is not closed.
     pub fn is_ready(&self) -> bool {
-        self.phase == Phase::Ready && !self.is_closed()
+        self.startup.is_ready() && !self.is_closed()
     }
 
     /// True after `close()` or a transport loss.
@@ -290,7 +282,7 @@ impl SessionCore {
         let coordinator = self.coordinator.as_ref().and_then(|c| c.next_deadline());
         let requests = earlier(self.requests.next_deadline(), self.devices.next_deadline());
         let own = earlier(
-            earlier(self.connect_deadline, self.closing.deadline()),
+            earlier(self.startup.connect_deadline(), self.closing.deadline()),
             coordinator,
         );
         earlier(earlier(own, requests), self.reconnect_deadline())
@@ -298,13 +290,10 @@ impl SessionCore {
 
     /// Fires due timers: request timeouts, device-status waits, coordinator graces.
     pub fn on_tick(&mut self, now: u64) {
-        if self.connect_deadline.is_some_and(|d| d <= now) {
-            self.connect_deadline = None;
-            if self.phase == Phase::Connecting && !self.reopen_timed_out(now) {
-                self.fail_start(SessionError::timeout(
-                    "Timed out waiting for the app-server WebSocket to open",
-                ));
-            }
+        if self.startup.connect_overdue(now) && !self.reopen_timed_out(now) {
+            self.fail_start(SessionError::timeout(
+                "Timed out waiting for the app-server WebSocket to open",
+            ));
         }
         while let Some(pending) = self.requests.take_due(now) {
             let error =
@@ -330,10 +319,9 @@ impl SessionCore {
 
     /// The socket opened: start the session (or, for a management connection, be ready).
     pub fn on_open(&mut self, now: u64) {
-        if self.is_closed() || self.phase != Phase::Connecting {
+        if self.is_closed() || !self.startup.socket_opened() {
             return;
         }
-        self.connect_deadline = None;
         self.start(now);
     }
 
@@ -342,7 +330,7 @@ impl SessionCore {
         if self.restart_lost_start(detail, now) {
             return;
         }
-        if self.phase == Phase::Connecting && !self.is_closed() {
+        if self.startup.phase() == Phase::Connecting && !self.is_closed() {
             self.fail_start(SessionError::connection(
                 "App-server WebSocket failed to open: ".to_owned() + detail,
             ));
@@ -392,7 +380,7 @@ impl SessionCore {
 
     /// Settles every call waiting for initialization with `result`.
     pub(super) fn settle_init(&mut self, result: Result<String, SessionError>) {
-        for call in std::mem::take(&mut self.init_calls) {
+        for call in self.startup.take_waiting() {
             self.complete(call, result.clone());
         }
     }
@@ -439,7 +427,7 @@ impl SessionCore {
         if self.is_closed() {
             return Err(SessionError::session_closed());
         }
-        match (&self.runtime, self.phase) {
+        match (&self.runtime, self.startup.phase()) {
             (Some(runtime), Phase::Ready) => Ok(runtime.clone()),
             _ => Err(SessionError::state("Session is not initialized")),
         }

@@ -9,7 +9,7 @@
 //! pump its queue after a turn that paused for an approval (`approval_pump_window`), and a
 //! session whose own input is stalled asks the server to pump again (`resume_queue`).
 
-use super::core::{Effect, Phase, SessionCore};
+use super::core::{Effect, SessionCore};
 use super::error::SessionError;
 use crate::protocol::commands::{Command, RuntimeRequest};
 use crate::protocol::EventIds;
@@ -37,8 +37,7 @@ impl SessionCore {
         }
         self.closing.shut();
         self.drop_held_writes();
-        if self.phase != Phase::Ready {
-            self.phase = Phase::Failed;
+        if self.startup.transport_gone() {
             let error = SessionError::connection("App-server socket closed");
             self.settle_init(Err(error));
         }

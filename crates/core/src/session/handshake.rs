@@ -18,6 +18,8 @@ use crate::protocol::frames::ParsedFrame;
 use crate::protocol::runtime::Runtime;
 use serde::Serialize;
 
+pub(super) use sequence::StartSequence;
+
 /// `enable_memfs` can take a while (it initializes a git repository).
 const ENABLE_MEMFS_TIMEOUT_MS: u64 = 180_000;
 
@@ -36,7 +38,7 @@ impl SessionCore {
                     request_id: request_id.clone(),
                     conversation_id: conversation_id.clone(),
                 });
-                self.phase = Phase::Retrieving;
+                self.startup.enter(Phase::Retrieving);
                 self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.send_runtime_start(now),
@@ -75,7 +77,7 @@ impl SessionCore {
             // The same conversation again, with everything the first start set.
             start.agent_id = runtime.agent_id.clone();
             start.conversation_id = Some(runtime.conversation_id.clone());
-            self.phase = Phase::Starting;
+            self.startup.enter(Phase::Starting);
             let command = Command::RuntimeStart(start);
             return self.request(&command, request_id, Purpose::Handshake, None, now);
         }
@@ -101,7 +103,7 @@ impl SessionCore {
                 start.conversation_id = Some(String::from("default"));
             }
             Target::ResumeConversation { conversation_id } => {
-                start.agent_id = self.resolved_agent.clone();
+                start.agent_id = self.startup.resolved_agent().cloned();
                 start.conversation_id = Some(conversation_id.clone());
             }
             Target::AgentFree {
@@ -119,7 +121,7 @@ impl SessionCore {
             Target::Management => {}
             Target::Cloud { .. } => {}
         }
-        self.phase = Phase::Starting;
+        self.startup.enter(Phase::Starting);
         self.request(
             &Command::RuntimeStart(start),
             request_id,
@@ -136,7 +138,7 @@ impl SessionCore {
                 "Invalid response from runtime",
             ));
         };
-        let result = match self.phase {
+        let result = match self.startup.phase() {
             Phase::Retrieving => self.on_retrieved(&response, now),
             Phase::Starting => self.on_started(&response, now),
             Phase::EnablingMemfs => {
@@ -172,7 +174,7 @@ impl SessionCore {
             let fallback = "Failed to retrieve conversation ".to_owned() + conversation_id;
             return Err(response_error(response, &fallback));
         };
-        self.resolved_agent = Some(agent.to_owned());
+        self.startup.resolve_agent(agent.to_owned());
         self.send_runtime_start(now);
         Ok(())
     }
@@ -242,7 +244,7 @@ impl SessionCore {
                     request_id: request_id.clone(),
                     agent_id,
                 });
-                self.phase = Phase::EnablingMemfs;
+                self.startup.enter(Phase::EnablingMemfs);
                 self.request(
                     &command,
                     request_id,
@@ -270,7 +272,7 @@ impl SessionCore {
                     },
                     scope: "both",
                 });
-                self.phase = Phase::Reflecting;
+                self.startup.enter(Phase::Reflecting);
                 self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.after_reflection(now),
@@ -294,7 +296,7 @@ impl SessionCore {
                     runtime: runtime.clone(),
                     payload,
                 });
-                self.phase = Phase::UpdatingModel;
+                self.startup.enter(Phase::UpdatingModel);
                 self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.finish_start(),
@@ -302,7 +304,7 @@ impl SessionCore {
     }
 
     pub(super) fn finish_start(&mut self) {
-        self.phase = Phase::Ready;
+        self.startup.finish();
         self.connections_ready();
         let info = self.init_info();
         self.settle_init(Ok(info));
@@ -319,10 +321,9 @@ impl SessionCore {
 
     /// The start failed: settle `initialize()` with the error and drop the connection.
     pub(super) fn fail_start(&mut self, error: SessionError) {
-        if matches!(self.phase, Phase::Ready | Phase::Failed) {
+        if !self.startup.fail() {
             return;
         }
-        self.phase = Phase::Failed;
         self.settle_init(Err(error));
         self.effects.push_back(super::core::Effect::CloseTransport);
     }
@@ -371,3 +372,5 @@ struct InitInfo<'s> {
 fn model_of<'o>(o: &'o Object<'_>) -> Option<&'o str> {
     o.get("model").non_empty_str()
 }
+
+mod sequence;

@@ -305,7 +305,7 @@ impl SessionCore {
     /// lost). Otherwise, with a policy, the session reopens (`true`: the acknowledged active
     /// turn ended `stream_closed`; the stream stays open). `false`: close as before.
     pub(super) fn survive_primary_drop(&mut self, now: u64) -> bool {
-        if self.policy().is_none() || self.phase != Phase::Ready || !self.is_remote_target() {
+        if self.policy().is_none() || !self.startup.is_ready() || !self.is_remote_target() {
             return false;
         }
         let Some(runtime) = self.runtime.clone() else {
@@ -366,9 +366,9 @@ impl SessionCore {
             return false;
         }
         if self.is_remote_target() {
-            self.phase != Phase::Ready
+            !self.startup.is_ready()
         } else {
-            self.phase == Phase::Connecting
+            self.startup.phase() == Phase::Connecting
         }
     }
 

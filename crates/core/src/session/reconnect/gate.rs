@@ -7,7 +7,7 @@
 //! come; while one waits, every later write of the session waits behind it, so that nothing
 //! (an `abort_message`, a queue removal) overtakes it.
 
-use super::super::core::{Effect, Phase, SessionCore};
+use super::super::core::{Effect, SessionCore};
 use super::write_gate::Held;
 use super::Standby;
 
@@ -29,7 +29,7 @@ impl SessionCore {
     /// subscribed.
     pub(in crate::session) fn write_input(&mut self, request_id: String, frame: String, now: u64) {
         let hold = self.gate.is_holding() || self.standby_pending();
-        if self.phase == Phase::Ready && hold {
+        if self.startup.is_ready() && hold {
             return self.gate.hold_input(request_id, frame, now);
         }
         self.track_input(&request_id, &frame);
@@ -38,7 +38,7 @@ impl SessionCore {
 
     /// Writes a frame on the primary socket, behind any input that waits for the standby.
     pub(in crate::session) fn write(&mut self, text: String) {
-        if self.phase == Phase::Ready && self.gate.is_holding() {
+        if self.startup.is_ready() && self.gate.is_holding() {
             self.gate.hold_frame(text);
         } else {
             self.write_now(text);
@@ -72,7 +72,7 @@ impl SessionCore {
 
     /// When the held input stops waiting, while the session is ready to write it.
     pub(in crate::session) fn gate_deadline(&self) -> Option<u64> {
-        self.gate.until().filter(|_| self.phase == Phase::Ready)
+        self.gate.until().filter(|_| self.startup.is_ready())
     }
 
     /// Releases the held writes once their wait is over.

@@ -35,9 +35,9 @@ impl SessionCore {
             // The failed attempt was reported already (an error, then its close).
             return true;
         }
-        let started_on_open_socket = !matches!(self.phase, Phase::Connecting);
+        let started_on_open_socket = !matches!(self.startup.phase(), Phase::Connecting);
         let reopening = self.connections.primary() == PrimaryReopen::Opening;
-        let in_start = !matches!(self.phase, Phase::Ready | Phase::Failed);
+        let in_start = !matches!(self.startup.phase(), Phase::Ready | Phase::Failed);
         if !in_start || !(started_on_open_socket || reopening) {
             return false;
         }
@@ -45,8 +45,7 @@ impl SessionCore {
         if let (None, Some(runtime)) = (self.connections.recovering(), &self.runtime) {
             self.connections.recover(runtime.clone());
         }
-        self.phase = Phase::Connecting;
-        self.connect_deadline = None;
+        self.startup.restart();
         // The start's own requests died with the socket (their answers will never come).
         self.reject_all(SessionError::connection("App-server socket closed"));
         self.schedule_reopen(detail, now);
@@ -56,7 +55,7 @@ impl SessionCore {
     /// Every socket of the ready session was lost: reopen it soon, without waiting for a call.
     pub(in crate::session) fn reopen_after_loss(&mut self, runtime: Runtime, now: u64) {
         self.connections.recover(runtime);
-        self.phase = Phase::Connecting;
+        self.startup.lose_socket();
         self.connections.primary_lost();
         self.schedule_reopen("the socket closed", now);
     }
@@ -98,7 +97,8 @@ impl SessionCore {
 
     fn open_primary_again(&mut self, now: u64) {
         self.connections.primary_opening();
-        self.connect_deadline = Some(now.saturating_add(self.request_timeout()));
+        let at = now.saturating_add(self.request_timeout());
+        self.startup.expect_socket_by(at);
         self.link(LinkEffect::ReopenPrimary);
     }
 
