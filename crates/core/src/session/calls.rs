@@ -129,7 +129,7 @@ impl SessionCore {
             .get("conversationId")
             .non_empty_str()
             .map(str::to_owned)
-            .or_else(|| self.runtime.as_ref().map(|r| r.conversation_id.clone()));
+            .or_else(|| self.runtime().map(|r| r.conversation_id.clone()));
         let Some(conversation_id) = conversation_id else {
             let error = SessionError::invalid("No conversation id available for listMessages()");
             return self.complete(call, Err(error));

@@ -35,7 +35,7 @@ impl SessionCore {
                 "cloud transport recovered a different runtime",
             )));
         }
-        self.runtime = Some(previous);
+        self.startup.started_on(previous);
         self.finish_start();
         Some(Ok(()))
     }
@@ -44,7 +44,7 @@ impl SessionCore {
     /// (`true`) instead of closing.
     pub(super) fn cloud_idle_drop(&mut self) -> bool {
         let idle = self.startup.is_ready() && !self.has_in_flight_turn();
-        match (&self.config.target, &self.runtime) {
+        match (&self.config.target, self.runtime()) {
             (Target::Cloud { .. }, Some(runtime)) if idle => {
                 self.connections.recover(runtime.clone());
                 self.startup.lose_socket();

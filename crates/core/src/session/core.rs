@@ -137,7 +137,6 @@ pub struct SessionCore {
     pub(super) ids: RequestIds,
     /// Where the start sequence is, and the calls waiting for it (see `handshake`).
     pub(super) startup: StartSequence,
-    pub(super) runtime: Option<Runtime>,
     pub(super) model: String,
     pub(super) tools: Vec<String>,
     pub(super) coordinator: Option<TurnCoordinator>,
@@ -176,7 +175,6 @@ impl SessionCore {
             config,
             ids,
             startup: StartSequence::default(),
-            runtime: None,
             model: String::new(),
             tools: Vec::new(),
             coordinator: None,
@@ -244,7 +242,7 @@ impl SessionCore {
 
     /// The runtime, once started.
     pub fn runtime(&self) -> Option<&Runtime> {
-        self.runtime.as_ref()
+        self.startup.runtime()
     }
 
     /// The next thing the I/O layer must do.
@@ -385,8 +383,15 @@ impl SessionCore {
         }
     }
 
+    /// Queues an effect for the I/O layer: the one way a decision of any concern leaves the
+    /// core (the queue itself is written here only).
+    pub(super) fn emit(&mut self, effect: Effect) {
+        self.effects.push_back(effect);
+    }
+
+    /// Settles an API call with `result`.
     pub(super) fn complete(&mut self, call: CallId, result: Result<String, SessionError>) {
-        self.effects.push_back(Effect::Complete { call, result });
+        self.emit(Effect::Complete { call, result });
     }
 
     fn fail_pending(&mut self, pending: Pending, error: SessionError) {
@@ -427,7 +432,7 @@ impl SessionCore {
         if self.is_closed() {
             return Err(SessionError::session_closed());
         }
-        match (&self.runtime, self.startup.phase()) {
+        match (self.runtime(), self.startup.phase()) {
             (Some(runtime), Phase::Ready) => Ok(runtime.clone()),
             _ => Err(SessionError::state("Session is not initialized")),
         }

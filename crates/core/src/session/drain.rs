@@ -74,7 +74,7 @@ impl SessionCore {
     /// Closes the socket when the closing concern decided so.
     fn apply_socket(&mut self, socket: Socket) {
         if socket == Socket::Close {
-            self.effects.push_back(Effect::CloseTransport);
+            self.emit(Effect::CloseTransport);
         }
     }
 
@@ -126,7 +126,7 @@ impl SessionCore {
         if !due || self.is_closed() {
             return;
         }
-        if let Some(runtime) = self.runtime.clone() {
+        if let Some(runtime) = self.runtime().cloned() {
             let command = Command::ResumeQueue(RuntimeRequest {
                 request_id: self.ids.next("resume-queue"),
                 runtime,

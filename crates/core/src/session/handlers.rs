@@ -22,7 +22,7 @@ use serde::Serialize;
 impl SessionCore {
     /// True when a frame addresses this session's runtime (frames without scope are ours).
     fn owns(&self, frame: &ParsedFrame<'_>) -> bool {
-        self.runtime
+        self.runtime()
             .as_ref()
             .is_some_and(|r| frame.scope.matches(r))
     }
@@ -78,7 +78,7 @@ impl SessionCore {
         // A frame that addresses this session names exactly its runtime.
         let (true, Some(runtime), Some(request_id)) = (
             self.owns(frame),
-            self.runtime.clone(),
+            self.runtime().cloned(),
             frame.request_id.as_deref(),
         ) else {
             return;
@@ -112,7 +112,7 @@ impl SessionCore {
                         .then_some(blocked_path),
                     diffs: request.diffs.as_ref(),
                 });
-                self.effects.push_back(Effect::AskApproval {
+                self.emit(Effect::AskApproval {
                     handle,
                     tool_name: tool_name.to_owned(),
                     input: input_json(request.input.as_ref()),
@@ -201,7 +201,7 @@ impl SessionCore {
         self.next_tool_handle = self.next_tool_handle.wrapping_add(1);
         let handle = self.next_tool_handle;
         self.tool_calls.push((handle, request_id.to_owned()));
-        self.effects.push_back(Effect::RunTool {
+        self.emit(Effect::RunTool {
             handle,
             tool_call_id: request.tool_call_id.as_deref().unwrap_or("").to_owned(),
             tool_name: tool_name.to_owned(),
@@ -279,7 +279,7 @@ impl SessionCore {
             self.complete(call, Ok(status));
         }
         if self.device_listening {
-            self.effects.push_back(Effect::DeviceStatus(json));
+            self.emit(Effect::DeviceStatus(json));
         }
     }
 

@@ -231,12 +231,11 @@ impl SessionCore {
                 || options.mode == "unrestricted",
         };
         self.coordinator = Some(TurnCoordinator::new(coordinator, runtime.clone()));
-        self.runtime = Some(runtime);
+        self.startup.started_on(runtime);
         match &self.config.target {
             Target::CreateAgent { memfs: true, .. } => {
                 let agent_id = self
-                    .runtime
-                    .as_ref()
+                    .runtime()
                     .and_then(|r| r.agent_id.clone())
                     .unwrap_or_default();
                 let request_id = self.ids.next("enable-memfs");
@@ -260,7 +259,7 @@ impl SessionCore {
 
     fn after_memfs(&mut self, now: u64) {
         let options = &self.config.options;
-        match (&options.dreaming, options.stateless, &self.runtime) {
+        match (&options.dreaming, options.stateless, self.startup.runtime()) {
             (Some(dreaming), false, Some(runtime)) => {
                 let request_id = self.ids.next("set-reflection-settings");
                 let command = Command::SetReflectionSettings(SetReflectionSettings {
@@ -282,7 +281,7 @@ impl SessionCore {
     fn after_reflection(&mut self, now: u64) {
         let options = &self.config.options;
         let wants_model = options.model.is_some() || options.reasoning_effort.is_some();
-        match (wants_model, &self.runtime) {
+        match (wants_model, self.startup.runtime()) {
             (true, Some(runtime)) => {
                 let request_id = self.ids.next("update-model");
                 let mut payload = options
@@ -325,13 +324,13 @@ impl SessionCore {
             return;
         }
         self.settle_init(Err(error));
-        self.effects.push_back(super::core::Effect::CloseTransport);
+        self.emit(super::core::Effect::CloseTransport);
     }
 
     /// `SDKInitMessage`-like identity: `{type:"init", agentId, sessionId, conversationId, model,
     /// tools?, skillSources?}`.
     pub fn init_info(&self) -> String {
-        let (agent, conversation) = match &self.runtime {
+        let (agent, conversation) = match self.runtime() {
             Some(r) => (r.agent_id.as_deref(), r.conversation_id.as_str()),
             None => (None, ""),
         };

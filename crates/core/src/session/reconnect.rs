@@ -131,20 +131,20 @@ impl SessionCore {
     }
 
     pub(super) fn link(&mut self, effect: LinkEffect) {
-        self.effects.push_back(Effect::Link(effect));
+        self.emit(Effect::Link(effect));
     }
 
     pub(super) fn signal(&mut self, live: Option<bool>) {
         self.connections.set_signalled(live.is_some());
-        self.effects
-            .push_back(Effect::Connection(connection_event(live)));
+        self.emit(Effect::Connection(connection_event(live)));
     }
 
     /// The standby socket opened: subscribe it to the runtime without changing anything the
     /// primary's start set (no mode, no working directory, skill sources kept, no tools: SDK
     /// tools stay on the primary, whose socket the server asks), and without a state replay.
     pub fn on_standby_open(&mut self, _now: u64) {
-        let (Standby::Connecting, Some(runtime)) = (self.connections.standby(), &self.runtime)
+        let (Standby::Connecting, Some(runtime)) =
+            (self.connections.standby(), self.runtime().cloned())
         else {
             return;
         };
@@ -308,13 +308,13 @@ impl SessionCore {
         if self.policy().is_none() || !self.startup.is_ready() || !self.is_remote_target() {
             return false;
         }
-        let Some(runtime) = self.runtime.clone() else {
+        let Some(runtime) = self.runtime().cloned() else {
             return false;
         };
         if self.connections.standby() == Standby::Ready {
             self.link(LinkEffect::PromoteStandby);
             self.connections.promote_standby();
-            self.recent_frames = Default::default();
+            self.recent_frames.forget();
             // Calls whose answers were to come on the dropped socket fail now (their callers may
             // retry); input is not among them: it is sent again below.
             self.reject_all(SessionError::connection("App-server socket closed"));
@@ -328,7 +328,7 @@ impl SessionCore {
             self.link(LinkEffect::CloseStandby);
         }
         self.reopen_after_loss(runtime, now);
-        self.recent_frames = Default::default();
+        self.recent_frames.forget();
         self.reject_all(SessionError::connection("App-server socket closed"));
         if let Some(c) = self.coordinator.as_mut() {
             c.connection_lost(now);

@@ -1,10 +1,12 @@
 //! The start sequence's state: where the start is, the calls waiting for it, the agent a
-//! resumed conversation belongs to, and when the socket must have opened by. Its fields are
+//! resumed conversation belongs to, when the socket must have opened by, and the runtime the
+//! start made. Its fields are
 //! private: the session moves it through its steps and asks it for decisions (is a timer due,
 //! may the start fail, which calls to settle).
 
 use super::super::core::Phase;
 use super::super::requests::CallId;
+use crate::protocol::runtime::Runtime;
 
 /// The state of the start sequence (spec §3.4).
 #[derive(Debug)]
@@ -16,6 +18,8 @@ pub(in crate::session) struct StartSequence {
     resolved_agent: Option<String>,
     /// When the socket must have opened by.
     connect_deadline: Option<u64>,
+    /// The runtime the start made (or reopened).
+    runtime: Option<Runtime>,
 }
 
 impl Default for StartSequence {
@@ -25,6 +29,7 @@ impl Default for StartSequence {
             init_calls: Vec::new(),
             resolved_agent: None,
             connect_deadline: None,
+            runtime: None,
         }
     }
 }
@@ -83,6 +88,16 @@ impl StartSequence {
     pub(in crate::session) fn restart(&mut self) {
         self.phase = Phase::Connecting;
         self.connect_deadline = None;
+    }
+
+    /// The runtime, once started.
+    pub(in crate::session) fn runtime(&self) -> Option<&Runtime> {
+        self.runtime.as_ref()
+    }
+
+    /// `runtime_start` succeeded on `runtime` (a first start, or a reopen of the same one).
+    pub(in crate::session) fn started_on(&mut self, runtime: Runtime) {
+        self.runtime = Some(runtime);
     }
 
     /// A call waits for the start (`initialize()`).

@@ -48,7 +48,7 @@ impl SessionCore {
     /// Writes a frame on the primary socket at once (the start sequence, a resent input, the
     /// state replay of a new primary).
     pub(in crate::session) fn write_now(&mut self, text: String) {
-        self.effects.push_back(Effect::Write(text));
+        self.emit(Effect::Write(text));
     }
 
     /// Lets every held write go, in order (the standby is subscribed or will not come, the

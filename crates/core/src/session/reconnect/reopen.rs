@@ -42,7 +42,7 @@ impl SessionCore {
             return false;
         }
         // A runtime the lost start already made is started again, never made twice.
-        if let (None, Some(runtime)) = (self.connections.recovering(), &self.runtime) {
+        if let (None, Some(runtime)) = (self.connections.recovering(), self.runtime()) {
             self.connections.recover(runtime.clone());
         }
         self.startup.restart();
@@ -144,7 +144,7 @@ impl SessionCore {
         if !self.connections.was_ready() {
             return None;
         }
-        self.runtime = Some(previous.clone());
+        self.startup.started_on(previous.clone());
         self.finish_start();
         self.resend_unacked();
         self.sync_new_primary(previous);
