@@ -11,6 +11,7 @@ use super::coordinator::TurnCoordinator;
 use super::device::DeviceWaiters;
 use super::drain::Closing;
 use super::error::SessionError;
+use super::handlers::{QueueItems, ToolRuns};
 use super::handshake::StartSequence;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
@@ -142,16 +143,15 @@ pub struct SessionCore {
     pub(super) coordinator: Option<TurnCoordinator>,
     pub(super) requests: RequestTable,
     pub(super) approvals: Approvals,
-    /// SDK-hosted tool calls being executed: (handle, request id).
-    pub(super) tool_calls: Vec<(u32, String)>,
-    pub(super) next_tool_handle: u32,
+    /// SDK-hosted tool calls being executed, by handle (see `handlers::hosted`).
+    pub(super) tool_runs: ToolRuns,
     pub(super) devices: DeviceWaiters,
     pub(super) device_listening: bool,
     pub(super) effects: VecDeque<Effect>,
     /// Counter for generated `client_message_id`s.
     pub(super) sent_messages: u64,
-    /// Server queue items of this session: (item id, client message id).
-    pub(super) queue_items: Vec<(String, String)>,
+    /// Server queue items of this session and the messages they carry.
+    pub(super) queue_items: QueueItems,
     /// Closed or not, and the drain of a closed session's socket (see `drain`).
     pub(super) closing: Closing,
     /// The broadcast frames accepted lately: their repeats are dropped unparsed.
@@ -180,13 +180,12 @@ impl SessionCore {
             coordinator: None,
             requests: RequestTable::default(),
             approvals: Approvals::default(),
-            tool_calls: Vec::new(),
-            next_tool_handle: 0,
+            tool_runs: ToolRuns::default(),
             devices: DeviceWaiters::default(),
             device_listening: false,
             effects: VecDeque::new(),
             sent_messages: 0,
-            queue_items: Vec::new(),
+            queue_items: QueueItems::default(),
             closing: Closing::default(),
             recent_frames: RecentFrames::default(),
             connections,

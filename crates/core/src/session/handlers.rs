@@ -17,6 +17,7 @@ use crate::protocol::frames::{
     ControlRequestFrame, ExternalToolCallRequestFrame, ParsedFrame, QueueUpdateFrame,
 };
 use crate::protocol::runtime::Runtime;
+pub(super) use hosted::{QueueItems, ToolRuns};
 use serde::Serialize;
 
 impl SessionCore {
@@ -37,13 +38,11 @@ impl SessionCore {
         if !self.owns(frame) {
             return;
         }
-        self.queue_items.clear();
-        for item in &queue.queue {
-            if let Some(client_message_id) = item.client_message_id.as_deref() {
-                let id = item.id.as_ref().to_owned();
-                self.queue_items.push((id, client_message_id.to_owned()));
-            }
-        }
+        let ours = queue.queue.iter().filter_map(|item| {
+            let client_message_id = item.client_message_id.as_deref()?;
+            Some((item.id.as_ref().to_owned(), client_message_id.to_owned()))
+        });
+        self.queue_items.replace(ours);
         for removed in &queue.removed {
             if removed.disposition.as_deref() == Some("cancelled") {
                 if let (Some(id), Some(c)) = (
@@ -58,10 +57,9 @@ impl SessionCore {
 
     /// `removeQueuedMessage` succeeded: the item's tracked turn will never run.
     pub(super) fn forget_queue_item(&mut self, item_id: &str) {
-        let Some(index) = self.queue_items.iter().position(|(id, _)| id == item_id) else {
+        let Some(client_message_id) = self.queue_items.take(item_id) else {
             return;
         };
-        let (_, client_message_id) = self.queue_items.swap_remove(index);
         if let Some(c) = self.coordinator.as_mut() {
             c.remove_tracked_turn(&client_message_id);
         }
@@ -198,9 +196,7 @@ impl SessionCore {
             let error = "Unknown external tool: ".to_owned() + tool_name;
             return self.send_tool_response(request_id.to_owned(), None, Some(error));
         }
-        self.next_tool_handle = self.next_tool_handle.wrapping_add(1);
-        let handle = self.next_tool_handle;
-        self.tool_calls.push((handle, request_id.to_owned()));
+        let handle = self.tool_runs.start(request_id.to_owned());
         self.emit(Effect::RunTool {
             handle,
             tool_call_id: request.tool_call_id.as_deref().unwrap_or("").to_owned(),
@@ -212,10 +208,9 @@ impl SessionCore {
     /// A tool's `execute` settled: `outcome_json` is `{"result": {content, isError?}}` or
     /// `{"error": "<message>"}`.
     pub fn finish_tool(&mut self, handle: u32, outcome_json: &str) {
-        let Some(index) = self.tool_calls.iter().position(|(h, _)| *h == handle) else {
+        let Some(request_id) = self.tool_runs.finish(handle) else {
             return;
         };
-        let (_, request_id) = self.tool_calls.swap_remove(index);
         if self.is_closed() {
             return;
         }
@@ -323,3 +318,5 @@ struct ApprovalContext<'r> {
 fn input_json(input: Option<&Value<'_>>) -> String {
     input.map_or_else(|| String::from("{}"), crate::json::to_string)
 }
+
+mod hosted;
