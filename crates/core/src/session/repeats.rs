@@ -45,6 +45,11 @@ impl RecentFrames {
         }
     }
 
+    /// Forgets every frame (a new primary socket numbers its frames anew).
+    pub(crate) fn forget(&mut self) {
+        *self = RecentFrames::default();
+    }
+
     /// Remembers the ids of an accepted frame, forgetting the oldest beyond the windows.
     pub fn remember(&mut self, ids: &EventIds<'_>) {
         match (ids.event_seq, ids.idempotency_key) {
