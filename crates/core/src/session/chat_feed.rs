@@ -40,7 +40,7 @@ impl SessionCore {
     /// Echoes each later input into the stream when its turn starts (a chat shows what the
     /// user sent; see `coordinator::echo`).
     pub fn set_echo_inputs(&mut self, echo: bool) {
-        self.echo_inputs = echo;
+        self.inputs.echo(echo);
     }
 
     /// Takes every waiting message: rows into `transcript`, the rest into the returned batch.

@@ -7,6 +7,7 @@
 //! [`SessionCore::next_deadline`] says when to call [`SessionCore::on_tick`].
 
 use super::approvals::Approvals;
+use super::calls::Inputs;
 use super::coordinator::TurnCoordinator;
 use super::device::DeviceWaiters;
 use super::drain::Closing;
@@ -148,8 +149,8 @@ pub struct SessionCore {
     pub(super) devices: DeviceWaiters,
     pub(super) device_listening: bool,
     pub(super) effects: VecDeque<Effect>,
-    /// Counter for generated `client_message_id`s.
-    pub(super) sent_messages: u64,
+    /// The inputs sent: the counter of generated message ids and the echo (see `calls::input`).
+    pub(super) inputs: Inputs,
     /// Server queue items of this session and the messages they carry.
     pub(super) queue_items: QueueItems,
     /// Closed or not, and the drain of a closed session's socket (see `drain`).
@@ -161,9 +162,6 @@ pub struct SessionCore {
     pub(super) connections: Connections,
     /// Writes held while an input waits for the standby (see `reconnect::gate`).
     pub(super) gate: WriteGate,
-    /// Inputs are echoed into the stream when their turn starts (a chat's session, see
-    /// `coordinator::echo`).
-    pub(super) echo_inputs: bool,
 }
 
 impl SessionCore {
@@ -184,13 +182,12 @@ impl SessionCore {
             devices: DeviceWaiters::default(),
             device_listening: false,
             effects: VecDeque::new(),
-            sent_messages: 0,
+            inputs: Inputs::default(),
             queue_items: QueueItems::default(),
             closing: Closing::default(),
             recent_frames: RecentFrames::default(),
             connections,
             gate: WriteGate::default(),
-            echo_inputs: false,
         }
     }
 
