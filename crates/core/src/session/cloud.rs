@@ -11,7 +11,7 @@ impl SessionCore {
     /// Sets the runtime a Cloud session resolved over REST (before its transport opens).
     pub fn set_cloud_runtime(&mut self, runtime: Runtime) {
         if self.startup.phase() == Phase::Connecting && self.connections.recovering().is_none() {
-            self.config.target = Target::Cloud { runtime };
+            self.config.start_on_cloud_runtime(runtime);
         }
     }
 

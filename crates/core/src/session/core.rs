@@ -71,6 +71,14 @@ pub struct SessionConfig {
     pub nonce: String,
 }
 
+impl SessionConfig {
+    /// A Cloud session's runtime was resolved over REST: the session starts on it. The one
+    /// change a config sees after the session is made (written here only).
+    pub(super) fn start_on_cloud_runtime(&mut self, runtime: Runtime) {
+        self.target = Target::Cloud { runtime };
+    }
+}
+
 /// Something the I/O layer must do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -137,17 +145,16 @@ pub(super) enum Phase {
 pub struct SessionCore {
     pub(super) config: SessionConfig,
     pub(super) ids: RequestIds,
-    /// Where the start sequence is, and the calls waiting for it (see `handshake`).
+    /// Where the start sequence is, the calls waiting for it, and what it made: runtime,
+    /// model and tools (see `handshake`).
     pub(super) startup: StartSequence,
-    pub(super) model: String,
-    pub(super) tools: Vec<String>,
     pub(super) coordinator: Option<TurnCoordinator>,
     pub(super) requests: RequestTable,
     pub(super) approvals: Approvals,
     /// SDK-hosted tool calls being executed, by handle (see `handlers::hosted`).
     pub(super) tool_runs: ToolRuns,
+    /// `getDeviceStatus()` waits and `onDeviceStatus` listeners (see `device`).
     pub(super) devices: DeviceWaiters,
-    pub(super) device_listening: bool,
     pub(super) effects: VecDeque<Effect>,
     /// The inputs sent: the counter of generated message ids and the echo (see `calls::input`).
     pub(super) inputs: Inputs,
@@ -173,14 +180,11 @@ impl SessionCore {
             config,
             ids,
             startup: StartSequence::default(),
-            model: String::new(),
-            tools: Vec::new(),
             coordinator: None,
             requests: RequestTable::default(),
             approvals: Approvals::default(),
             tool_runs: ToolRuns::default(),
             devices: DeviceWaiters::default(),
-            device_listening: false,
             effects: VecDeque::new(),
             inputs: Inputs::default(),
             queue_items: QueueItems::default(),
@@ -223,7 +227,7 @@ impl SessionCore {
 
     /// Device status frames are needed (listeners, or a `getDeviceStatus()` call waiting).
     pub fn wants_device_status(&self) -> bool {
-        self.device_listening || !self.devices.is_empty()
+        self.devices.wants_status()
     }
 
     /// True once the start sequence succeeded and the session is not closed.

@@ -1,6 +1,6 @@
-//! `getDeviceStatus()` waits (spec §3.12): a call resolves only when its correlated
-//! `sync_response` succeeded **and** an `update_device_status` for the session's runtime arrived
-//! after the call started.
+//! Who wants device status (spec §3.12): `onDeviceStatus` listeners, and `getDeviceStatus()`
+//! waits. A call resolves only when its correlated `sync_response` succeeded **and** an
+//! `update_device_status` for the session's runtime arrived after the call started.
 
 use super::requests::CallId;
 
@@ -13,13 +13,30 @@ struct Waiter {
     deadline: u64,
 }
 
-/// The pending `getDeviceStatus()` calls of a session.
+/// The pending `getDeviceStatus()` calls of a session, and whether listeners exist.
 #[derive(Debug, Default)]
 pub struct DeviceWaiters {
     waiters: Vec<Waiter>,
+    /// `onDeviceStatus` listeners exist: every status is passed on to them.
+    listening: bool,
 }
 
 impl DeviceWaiters {
+    /// Whether `onDeviceStatus` listeners exist.
+    pub fn listen(&mut self, listening: bool) {
+        self.listening = listening;
+    }
+
+    /// True when statuses go to listeners.
+    pub fn is_listening(&self) -> bool {
+        self.listening
+    }
+
+    /// Device status frames are needed (listeners, or a call waiting).
+    pub fn wants_status(&self) -> bool {
+        self.listening || !self.waiters.is_empty()
+    }
+
     pub fn add(&mut self, call: CallId, deadline: u64) {
         self.waiters.push(Waiter {
             call,
@@ -71,9 +88,5 @@ impl DeviceWaiters {
 
     pub fn next_deadline(&self) -> Option<u64> {
         self.waiters.iter().map(|w| w.deadline).min()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.waiters.is_empty()
     }
 }

@@ -273,7 +273,7 @@ impl SessionCore {
         while let Some((call, status)) = self.devices.take_done() {
             self.complete(call, Ok(status));
         }
-        if self.device_listening {
+        if self.devices.is_listening() {
             self.emit(Effect::DeviceStatus(json));
         }
     }
@@ -294,7 +294,7 @@ impl SessionCore {
     /// Whether `onDeviceStatus` listeners exist (device status frames are parsed only then, or
     /// while a `getDeviceStatus()` call waits).
     pub fn set_device_status_listening(&mut self, listening: bool) {
-        self.device_listening = listening;
+        self.devices.listen(listening);
     }
 }
 

@@ -5,7 +5,7 @@
 use super::coordinator::{CoordinatorConfig, TurnCoordinator};
 use super::core::{Phase, SessionCore, Target};
 use super::error::SessionError;
-use super::options::text;
+use super::options::{text, SessionOptions};
 use super::requests::Purpose;
 use super::responses::{check_success, response_error};
 use crate::json::{Object, Value};
@@ -148,7 +148,7 @@ impl SessionCore {
                 .map(|()| self.after_reflection(now)),
             Phase::UpdatingModel => check_success(&response, "Failed to update model").map(|()| {
                 if let Some(handle) = response.get("model_handle").non_empty_str() {
-                    self.model = handle.to_owned();
+                    self.startup.model_changed(handle);
                 }
                 self.finish_start();
             }),
@@ -195,27 +195,8 @@ impl SessionCore {
                 "Failed to start app-server runtime",
             ));
         };
-        let agent = response.object("agent");
-        let conversation = response.object("conversation");
-        let model = agent
-            .and_then(model_of)
-            .or_else(|| conversation.and_then(model_of));
-        self.model = model.unwrap_or_default().to_owned();
-        let mut tools = Vec::new();
-        for tool in agent.and_then(|a| a.array("tools")).unwrap_or_default() {
-            let name = match tool {
-                Value::String(name) => Some(name.as_ref()),
-                Value::Object(tool) => tool.get("name").as_str(),
-                _ => None,
-            };
-            if let Some(name) = name {
-                tools.push(name.to_owned());
-            }
-        }
-        for tool in &self.config.options.tools {
-            tools.push(tool.name.clone());
-        }
-        self.tools = tools;
+        let (model, tools) = started_identity(response, &self.config.options);
+        self.startup.identify(model, tools);
         if let Some(outcome) = self.cloud_started(&runtime) {
             return outcome;
         }
@@ -343,8 +324,8 @@ impl SessionCore {
             agent_id: agent,
             session_id: &session_id,
             conversation_id: conversation,
-            model: &self.model,
-            tools: &self.tools,
+            model: self.startup.model(),
+            tools: self.startup.tools(),
             skill_sources: self.config.options.skill_sources.as_deref(),
         })
     }
@@ -365,6 +346,31 @@ struct InitInfo<'s> {
     tools: &'s [String],
     #[serde(skip_serializing_if = "Option::is_none")]
     skill_sources: Option<&'s [String]>,
+}
+
+/// The model and tools a successful `runtime_start` reports: the agent's model (else the
+/// conversation's), the agent's tools, then the SDK-hosted ones.
+fn started_identity(response: &Object<'_>, options: &SessionOptions) -> (String, Vec<String>) {
+    let agent = response.object("agent");
+    let conversation = response.object("conversation");
+    let model = agent
+        .and_then(model_of)
+        .or_else(|| conversation.and_then(model_of));
+    let mut tools = Vec::new();
+    for tool in agent.and_then(|a| a.array("tools")).unwrap_or_default() {
+        let name = match tool {
+            Value::String(name) => Some(name.as_ref()),
+            Value::Object(tool) => tool.get("name").as_str(),
+            _ => None,
+        };
+        if let Some(name) = name {
+            tools.push(name.to_owned());
+        }
+    }
+    for tool in &options.tools {
+        tools.push(tool.name.clone());
+    }
+    (model.unwrap_or_default().to_owned(), tools)
 }
 
 /// A non-empty `model` of the started agent or conversation.

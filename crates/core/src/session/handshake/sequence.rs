@@ -1,6 +1,6 @@
 //! The start sequence's state: where the start is, the calls waiting for it, the agent a
-//! resumed conversation belongs to, when the socket must have opened by, and the runtime the
-//! start made. Its fields are
+//! resumed conversation belongs to, when the socket must have opened by, and the runtime, model
+//! and tools the start made. Its fields are
 //! private: the session moves it through its steps and asks it for decisions (is a timer due,
 //! may the start fail, which calls to settle).
 
@@ -20,6 +20,10 @@ pub(in crate::session) struct StartSequence {
     connect_deadline: Option<u64>,
     /// The runtime the start made (or reopened).
     runtime: Option<Runtime>,
+    /// The model the session runs (reported by `runtime_start`, changed by `update_model`).
+    model: String,
+    /// The agent's tools and the SDK-hosted ones (for `initialize()`'s info).
+    tools: Vec<String>,
 }
 
 impl Default for StartSequence {
@@ -30,6 +34,8 @@ impl Default for StartSequence {
             resolved_agent: None,
             connect_deadline: None,
             runtime: None,
+            model: String::new(),
+            tools: Vec::new(),
         }
     }
 }
@@ -98,6 +104,27 @@ impl StartSequence {
     /// `runtime_start` succeeded on `runtime` (a first start, or a reopen of the same one).
     pub(in crate::session) fn started_on(&mut self, runtime: Runtime) {
         self.runtime = Some(runtime);
+    }
+
+    /// `runtime_start` reported the session's model and tools.
+    pub(in crate::session) fn identify(&mut self, model: String, tools: Vec<String>) {
+        self.model = model;
+        self.tools = tools;
+    }
+
+    /// The start's `update_model` switched to the model of this handle.
+    pub(in crate::session) fn model_changed(&mut self, handle: &str) {
+        handle.clone_into(&mut self.model);
+    }
+
+    /// The session's model (empty until reported).
+    pub(in crate::session) fn model(&self) -> &str {
+        &self.model
+    }
+
+    /// The session's tools.
+    pub(in crate::session) fn tools(&self) -> &[String] {
+        &self.tools
     }
 
     /// A call waits for the start (`initialize()`).
