@@ -10,14 +10,14 @@ use super::requests::Purpose;
 use super::responses::{check_success, response_error};
 use crate::json::{Object, Value};
 use crate::protocol::commands::{
-    AgentRef, Command, ConversationRef, CreateAgent, CreateConversation, ExecutionSettings,
-    ExternalToolGroup, ModelPayload, ReflectionSettings, RuntimeStart, SetReflectionSettings,
+    AgentRef, Command, ConversationRef, ModelPayload, ReflectionSettings, SetReflectionSettings,
     UpdateModel,
 };
 use crate::protocol::frames::ParsedFrame;
 use crate::protocol::runtime::Runtime;
 use serde::Serialize;
 
+use runtime_start::runtime_start;
 pub(super) use sequence::StartSequence;
 
 /// `enable_memfs` can take a while (it initializes a git repository).
@@ -47,88 +47,19 @@ impl SessionCore {
 
     fn send_runtime_start(&mut self, now: u64) {
         let request_id = self.ids.next("runtime-start");
-        let options = &self.config.options;
-        let mut start = match &self.config.target {
-            Target::Cloud { runtime } => {
-                crate::cloud::start::runtime_start(&request_id, options.mode, runtime)
-            }
-            _ => RuntimeStart::new(request_id.clone(), options.mode),
-        };
-        if let Target::AgentFree {
-            disable_memory_guard: true,
-            ..
-        } = &self.config.target
-        {
-            start.execution_settings = Some(ExecutionSettings::without_memory_guard());
-        }
-        start.cwd = options.cwd.clone();
-        start.stateless = options.stateless.then_some(true);
-        start.skill_sources = options.skill_sources.clone();
-        if !options.tools.is_empty() {
-            start.external_tools = Some(vec![ExternalToolGroup {
-                tools: options.tools.clone(),
-            }]);
-        }
         let reopening = self
             .connections
             .recovering()
             .filter(|_| self.is_remote_target());
-        if let Some(runtime) = reopening {
-            // The same conversation again, with everything the first start set.
-            start.agent_id = runtime.agent_id.clone();
-            start.conversation_id = Some(runtime.conversation_id.clone());
-            self.startup.enter(Phase::Starting);
-            let command = Command::RuntimeStart(start);
-            return self.request(&command, request_id, Purpose::Handshake, None, now);
-        }
-        match &self.config.target {
-            Target::CreateAgent {
-                body,
-                pin_global,
-                memfs,
-            } => {
-                start.create_agent = Some(CreateAgent {
-                    body: body.clone(),
-                    pin_global: *pin_global,
-                    memfs: (!memfs).then_some(false),
-                });
-                start.create_conversation = Some(CreateConversation::default());
-            }
-            Target::NewConversation { agent_id } => {
-                start.agent_id = Some(agent_id.clone());
-                start.create_conversation = Some(CreateConversation::default());
-            }
-            Target::ResumeAgent { agent_id } => {
-                start.agent_id = Some(agent_id.clone());
-                start.conversation_id = Some(String::from("default"));
-            }
-            Target::ResumeConversation { conversation_id } => {
-                start.agent_id = self.startup.resolved_agent().cloned();
-                start.conversation_id = Some(conversation_id.clone());
-            }
-            Target::AgentFree {
-                body,
-                conversation_id,
-                ..
-            } => match conversation_id {
-                Some(id) => start.conversation_id = Some(id.clone()),
-                None => {
-                    start.create_conversation = Some(CreateConversation {
-                        body: body.clone().unwrap_or_default(),
-                    })
-                }
-            },
-            Target::Management => {}
-            Target::Cloud { .. } => {}
-        }
-        self.startup.enter(Phase::Starting);
-        self.request(
-            &Command::RuntimeStart(start),
-            request_id,
-            Purpose::Handshake,
-            None,
-            now,
+        let start = runtime_start(
+            &request_id,
+            &self.config,
+            reopening,
+            self.startup.resolved_agent(),
         );
+        self.startup.enter(Phase::Starting);
+        let command = Command::RuntimeStart(start);
+        self.request(&command, request_id, Purpose::Handshake, None, now);
     }
 
     /// A response to the current start step.
@@ -378,4 +309,5 @@ fn model_of<'o>(o: &'o Object<'_>) -> Option<&'o str> {
     o.get("model").non_empty_str()
 }
 
+mod runtime_start;
 mod sequence;
