@@ -2,6 +2,7 @@
 
 use super::stream_keys::StreamKeys;
 use super::*;
+use crate::protocol::peek_event_ids;
 
 #[test]
 fn content_keys_ignore_the_per_socket_envelope() {
