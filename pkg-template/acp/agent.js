@@ -41,8 +41,13 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
 
   /** Opens (new or resumed) a session; a session displaced by loading its id again is closed. */
   async function open(cwd, sessionId, mcpServers) {
+    // An agent id would open the agent's default conversation under another session id.
+    if (sessionId !== undefined && !/^(local-)?conv-/.test(sessionId)) throw RequestError.invalidParams({ sessionId }, `${sessionId} is not a Letta conversation id (conv-… or local-conv-…)`);
     const { client } = await connected();
-    const state = await openSession(context, { client, agentId, notify, cwd, sessionId, mcpServers }).catch((error) => Promise.reject(backendError(error, env)));
+    const state = await openSession(context, { client, agentId, notify, cwd, sessionId, mcpServers }).catch((error) => {
+      if (sessionId && /not found/i.test(error?.message ?? "")) throw RequestError.resourceNotFound(sessionId);
+      throw backendError(error, env);
+    });
     const displaced = sessions.get(state.id);
     if (displaced) await closeState(displaced);
     sessions.set(state.id, state);

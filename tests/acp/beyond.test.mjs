@@ -179,7 +179,9 @@ test("session/resume: acpx resumes a session in its next process without a repla
     const replayed = other.notifications.map((n) => n.params.update).filter((u) => u.sessionUpdate === "user_message_chunk");
     assert.deepEqual(replayed, [], "no history replay");
     const missing = await other.request("session/resume", { sessionId: "conv-does-not-exist", cwd, mcpServers: [] }).catch((e) => e);
-    assert.ok(missing instanceof Error, "an unknown conversation is an error");
+    assert.equal(missing.rpc?.code, -32002, `an unknown conversation is not found: ${missing.message}`);
+    const agentAsSession = await other.request("session/resume", { sessionId: ctx.agentId, cwd, mcpServers: [] }).catch((e) => e);
+    assert.equal(agentAsSession.rpc?.code, -32602, "an agent id is no session id");
   } finally {
     await other.close();
   }
