@@ -206,6 +206,46 @@ test("an edit turn's tool cards carry native diffs and locations with lines; ses
   }
 });
 
+test("shell tool cards are display-only terminals (terminal_info → terminal_output → terminal_exit) for a client that advertises _meta.terminal_output, live and replayed", async () => {
+  const cwd = ctx.project("terminal-cards");
+  const capabilities = { _meta: { terminal_output: true } };
+  const marker = `shell-card-${ctx.stamp}`;
+  const editor = directClient({ cwd, env: { ...ctx.env, LETTA_ACP_PERMISSION_MODE: "unrestricted" } });
+  let sessionId;
+  try {
+    await editor.request("initialize", { protocolVersion: 1, clientCapabilities: capabilities });
+    ({ sessionId } = await editor.request("session/new", { cwd, mcpServers: [] }));
+    const done = await editor.request("session/prompt", { sessionId, prompt: [{ type: "text", text: `Please run \`echo ${marker}\`` }] });
+    assert.equal(done.stopReason, "end_turn");
+  } finally {
+    await editor.close();
+  }
+  /** The card's terminal steps: [kind, detail] per update of the shell call. */
+  const steps = (updates) => {
+    const id = updates.find((u) => u.sessionUpdate === "tool_call" && u.kind === "execute")?.toolCallId;
+    assert.ok(id, JSON.stringify(updates.filter((u) => u.toolCallId)));
+    return updates.filter((u) => u.toolCallId === id).flatMap((u) => {
+      const out = [];
+      if (u._meta?.terminal_info) out.push(["info", u._meta.terminal_info.terminal_id === id && u._meta.terminal_info.cwd === cwd && u.content?.[0]?.terminalId === id]);
+      if (u._meta?.terminal_output) out.push(["output", u._meta.terminal_output.data]);
+      if (u._meta?.terminal_exit) out.push(["exit", u._meta.terminal_exit.exit_code, u.status, u.content?.[0]?.type]);
+      return out;
+    });
+  };
+  const live = steps(editor.notifications.map((n) => n.params.update));
+  assert.deepEqual(live[0], ["info", true]);
+  assert.equal(live.filter(([kind]) => kind === "output").map(([, data]) => data).join(""), `${marker}\n`, "each byte once");
+  assert.deepEqual(live.at(-1), ["exit", 0, "completed", "terminal"]);
+  const other = directClient({ cwd, env: ctx.env });
+  try {
+    await other.request("initialize", { protocolVersion: 1, clientCapabilities: capabilities });
+    await other.request("session/load", { sessionId, cwd, mcpServers: [] });
+    assert.deepEqual(steps(other.notifications.map((n) => n.params.update)), [["info", true], ["output", `${marker}\n`], ["exit", 0, "completed", "terminal"]]);
+  } finally {
+    await other.close();
+  }
+});
+
 test("session/cancel with a permission pending: the question is withdrawn ($/cancel_request), the call denied, the turn cancelled; the session goes on", async () => {
   const cwd = ctx.project("cancel-permission");
   const marker = join(cwd, `never-${ctx.stamp}.txt`);
