@@ -1,7 +1,5 @@
 // `new LettaAgentClient(options)`: remote (a Letta Code app server over WebSocket) or Cloud
 // options, the WebSocket constructor shapes, and the Cloud-only computers and repositories.
-// This client implements `backend: "remote"`; Cloud options type-check for source
-// compatibility with the reference SDK but the constructor rejects them.
 
 /** The socket the client drives (browser `WebSocket`, the `ws` package, React Native's). */
 export interface LettaCodeSocketLike {
@@ -120,8 +118,8 @@ interface LettaCodeCloudOptionsBase {
 }
 
 /**
- * `backend: "cloud"` (Letta Cloud). Declared for source compatibility: this client's constructor
- * throws `LettaUnsupportedError` for it.
+ * `backend: "cloud"` (Letta Cloud): sessions run on the client's `computer`, else on a managed
+ * sandbox per session (`sandbox`). The key is `apiKey`, else `LETTA_API_KEY` in Node.
  */
 export type LettaCodeCloudClientOptions =
   | (LettaCodeCloudOptionsBase & { computer?: ComputerSelector; environment?: undefined; sandbox?: undefined })
@@ -283,7 +281,10 @@ export interface GetRepositoryVersionParams {
   path: string;
 }
 
-/** Letta Cloud repositories (Cloud only: this client's constructor throws `LettaUnsupportedError`). */
+/**
+ * Letta Cloud repositories: use `client.repositories` of a Cloud client. Exported for source
+ * compatibility; constructing it directly throws `LettaUnsupportedError`.
+ */
 export declare class RepositoriesClient {
   constructor(options: LettaCodeCloudClientOptions);
   create(params: CreateRepositoryParams): Promise<Repository>;

@@ -2,13 +2,14 @@
 // The declarations are split by topic: messages.d.ts (the SDKMessage union), options.d.ts
 // (session and agent options), session.d.ts (LettaCodeSession and its results), management.d.ts
 // (agents, conversations, models), backends.d.ts (client options, Cloud-only clients),
-// transcript.d.ts (the accumulator) and errors.d.ts.
+// alpha.d.ts (experimental Cloud APIs), transcript.d.ts (the accumulator) and errors.d.ts.
 
 import type { AgentsClient, ConversationsClient, ModelsClient } from "./management.js";
 import type { ComputerSelector, ComputersClient, LettaCodeReactNativeSocketConstructor, LettaCodeSocketConstructor, PortableLettaAgentClientOptions, RepositoriesClient } from "./backends.js";
 import type { SDKResultMessage, SendMessage } from "./messages.js";
-import type { CreateAgentOptions, LettaCodeClientSessionOptions, QueryParams } from "./options.js";
+import type { CreateAgentOptions, LettaCodeClientSessionOptions, QueryOptions, QueryParams } from "./options.js";
 import type { LettaCodeSession, Query } from "./session.js";
+import type { AlphaClient } from "./alpha.js";
 
 export type * from "./messages.js";
 export type * from "./options.js";
@@ -16,6 +17,7 @@ export type * from "./session.js";
 export type * from "./management.js";
 export type * from "./backends.js";
 export type * from "./errors.js";
+export type * from "./alpha.js";
 export type * from "./chat.js";
 export { createChat } from "./chat.js";
 export { RepositoriesClient } from "./backends.js";
@@ -75,25 +77,27 @@ export declare function init(input?: InitInput | CloudInitInput): Promise<void>;
 
 /**
  * The portable Letta Agent SDK client. `backend: "remote"` talks to a Letta Code app server over
- * WebSocket; `backend: "cloud"` and a missing backend throw `LettaUnsupportedError` /
+ * WebSocket; `backend: "cloud"` to Letta Cloud (REST and its status sockets; browsers load that
+ * build with `init({ cloud: true })`). A missing or `"local"` backend throws
  * `LettaInvalidArgumentError`. After `close()` every method throws `LettaAgentClient is closed`.
  */
 export declare class LettaAgentClient {
   constructor(options: PortableLettaAgentClientOptions);
-  /** Always `"remote"` on this client. */
   readonly backend: "remote" | "cloud";
-  /** The Cloud execution target; always `undefined` on this client. */
+  /** Cloud: the client's default computer (`undefined` for managed sandboxes); remote: `undefined`. */
   readonly computer: ComputerSelector | undefined;
   /** @deprecated Alias of `computer`. */
   readonly environment: ComputerSelector | undefined;
   readonly agents: AgentsClient;
   readonly conversations: ConversationsClient;
   readonly models: ModelsClient;
-  /** Cloud only: throws `LettaUnsupportedError` on this client. */
+  /** Cloud only: throws `LettaUnsupportedError` on a remote client. */
   get repositories(): RepositoriesClient;
-  /** Cloud only: throws `LettaUnsupportedError` on this client. */
+  /** Cloud only: throws `LettaUnsupportedError` on a remote client. */
   get computers(): ComputersClient;
-  /** Creates an agent; resolves with its id (`agent-…`). */
+  /** Experimental Cloud APIs (`alpha.decisions`). Cloud only: throws `LettaUnsupportedError` on a remote client. */
+  get alpha(): AlphaClient;
+  /** Creates an agent; resolves with its id (`agent-…`). See {@link CreateAgentOptions}. */
   createAgent(options?: CreateAgentOptions): Promise<string>;
   /** A session on a new conversation of the agent; connects on first use. */
   createSession(agentId: string, options?: LettaCodeClientSessionOptions): LettaCodeSession;
@@ -101,7 +105,11 @@ export declare class LettaAgentClient {
   resumeSession(id: string, options?: LettaCodeClientSessionOptions): LettaCodeSession;
   /** Sends one message on a new conversation, waits for the result and closes the session. */
   prompt(message: SendMessage, agentId: string, options?: LettaCodeClientSessionOptions): Promise<SDKResultMessage>;
-  /** Agent-free conversations need Letta Cloud: throws `LettaUnsupportedError` on this client. */
+  /**
+   * Sends `prompt` on a conversation without an agent and yields its messages (see
+   * {@link QueryOptions}). Invalid options throw here; what the server refuses is thrown by the
+   * first iteration.
+   */
   query(params: QueryParams): Query;
   /** Closes the pooled management connection (sessions are independent). Idempotent. */
   close(): Promise<void>;

@@ -17,7 +17,7 @@ export interface LettaErrorCodes {
   LettaRequestError: "request_failed";
   /** A call that is not valid now (`Session already initialized`, a turn already in flight). */
   LettaStateError: "invalid_state";
-  /** A feature this client does not offer (Cloud-only APIs, `query()`, `backend: "cloud"`). */
+  /** A feature this backend does not offer (Cloud-only APIs on a remote client, presets, support files). */
   LettaUnsupportedError: "unsupported";
   /** Used before `await init()` in a browser or bundler. */
   LettaNotInitializedError: "not_initialized";
@@ -54,9 +54,15 @@ export declare class LettaInvalidArgumentError extends LettaErrorClass<"LettaInv
 export declare class LettaTimeoutError extends LettaErrorClass<"LettaTimeoutError"> {}
 /** Use after `close()`. */
 export declare class LettaClosedError extends LettaErrorClass<"LettaClosedError"> {}
-/** The WebSocket could not be opened, or dropped while a call was pending. */
+/**
+ * The WebSocket could not be opened, or dropped while a call was pending; a Cloud request
+ * failed on the network, or its `signal` aborted it.
+ */
 export declare class LettaConnectionError extends LettaErrorClass<"LettaConnectionError"> {}
-/** The app server answered `success: false` (its `error` text is the message). */
+/**
+ * The app server answered `success: false` (its `error` text is the message), or a server's
+ * answer was unusable (e.g. a decision that does not fit its question).
+ */
 export declare class LettaRequestError extends LettaErrorClass<"LettaRequestError"> {}
 /** A call that is not valid now. */
 export declare class LettaStateError extends LettaErrorClass<"LettaStateError"> {}

@@ -93,7 +93,7 @@ export interface DetachAgentRepositoryOptions {
   recompile?: "default" | false;
 }
 
-/** `client.agents.repositories` (Cloud only: throws `LettaUnsupportedError` on this client). */
+/** `client.agents.repositories` (Cloud only: throws `LettaUnsupportedError` on a remote client). */
 export interface AgentRepositoriesClient {
   list(agentId: string): Promise<AgentRepository[]>;
   attach(agentId: string, repositoryId: string, options?: AttachAgentRepositoryOptions): Promise<AgentRepository>;
@@ -106,7 +106,7 @@ export interface AgentsClient {
   retrieve(agentId: string): Promise<LettaAgent>;
   update(agentId: string, options?: UpdateAgentOptions): Promise<LettaAgent>;
   delete(agentId: string): Promise<void>;
-  /** Cloud only: the getter throws `LettaUnsupportedError` on this client. */
+  /** Cloud only: the getter throws `LettaUnsupportedError` on a remote client. */
   readonly repositories: AgentRepositoriesClient;
 }
 

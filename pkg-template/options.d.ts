@@ -107,7 +107,7 @@ export interface AgentToolResult<TDetails = unknown> {
   details?: TDetails;
 }
 
-/** Progress callback of a tool (accepted for compatibility; this client never passes one). */
+/** Progress callback of a tool (partial updates have no wire form: this client's drops them). */
 export type AgentToolUpdateCallback<TDetails = unknown> = (update: Partial<AgentToolResult<TDetails>>) => void;
 
 /** A tool that runs in this process when the agent calls it. */
@@ -122,7 +122,8 @@ export interface AgentTool<TArgs extends Record<string, unknown> = Record<string
   parameters: Record<string, unknown>;
   /**
    * Runs the tool; a thrown error is reported to the agent as the tool's error. Returning
-   * nothing reports an empty result. `signal` and `onUpdate` are never passed by this client.
+   * nothing reports an empty result. `signal` aborts when the session closes; what `onUpdate`
+   * is given is dropped (partial results have no wire form).
    */
   execute(
     toolCallId: string,
@@ -142,6 +143,21 @@ export interface AgentTool<TArgs extends Record<string, unknown> = Record<string
 export type McpServerConfig =
   | { type?: "stdio"; command: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string }
   | { type: "http" | "sse"; url: string; headers?: Record<string, string> };
+
+/** The `mcpServers` option: MCP servers keyed by server name. */
+export type McpServers = Record<string, McpServerConfig>;
+
+/**
+ * One MCP server of a session (`session.mcpServerStatus()`): `connected`, or `failed` (it did not
+ * start, or it stopped since: `error` says why) or `needs-auth` (it answered with an
+ * authorization challenge). `tools` are the hosted names of its tools (`mcp__<server>__<tool>`).
+ */
+export interface McpServerStatus {
+  name: string;
+  status: "connected" | "failed" | "needs-auth";
+  tools: string[];
+  error?: string;
+}
 
 /**
  * Structured output (spec §1.8). The mode is chosen once per session from the model catalog:
@@ -168,9 +184,14 @@ export interface ReconnectOptions {
 
 /** Options every session accepts (see {@link LettaCodeClientSessionOptions}). */
 export interface LettaCodeSessionOptionsBase {
-  /** Exact client-tool allowlist, sent with every turn (deduplicated). */
+  /**
+   * Exact client-tool allowlist, sent with every turn (deduplicated). The bundled tools it names
+   * (`Bash`, `Edit`, `Glob`, `Grep`, `LS`, `Read`, `Write`) are also loaded: they go into the
+   * turn's `client_toolset.include` unless `toolset` is given (the harness loads them only when
+   * asked, and a name in the allowlist alone does not).
+   */
   allowedTools?: readonly string[];
-  /** Sent with every turn. */
+  /** Sent with every turn; wins over what `allowedTools` would load. */
   toolset?: ClientToolsetPreference;
   /** Default `"standard"` (always sent). */
   permissionMode?: PermissionMode | LegacyPermissionMode;
@@ -190,7 +211,7 @@ export interface LettaCodeSessionOptionsBase {
   /** Tools that run in this process (registered with `runtime_start`). */
   tools?: readonly AgentTool[];
   /** MCP servers keyed by server name, run by this process (see {@link McpServerConfig}). */
-  mcpServers?: Record<string, McpServerConfig>;
+  mcpServers?: McpServers;
   /** Structured output: each turn's result carries a validated `structuredOutput` (spec §1.8). */
   outputFormat?: OutputFormat;
   /** Cloud only: a computer to run on (rejected by the remote backend). */
@@ -231,8 +252,69 @@ export type LettaCodeClientSessionOptions = LettaCodeStatefulSessionOptions | Le
 /** Alias of {@link LettaCodeClientSessionOptions}. */
 export type CreateSessionOptions = LettaCodeClientSessionOptions;
 
-/** Options of `createAgent()`: the agent's creation body. */
+/** Letta Code's personality presets (what the app server builds from the name). */
+export type LettaCodePersonalityId = "memo" | "tutorial" | "blank" | "linus" | "kawaii";
+
+/** A memory block to create with the agent (the Letta API's `CreateBlock`). */
+export interface CreateBlock {
+  /** Its label (`persona`, `human`, or your own, e.g. `project`). */
+  label: string;
+  value: string;
+  description?: string | null;
+  limit?: number;
+  read_only?: boolean;
+  hidden?: boolean | null;
+  metadata?: Record<string, unknown> | null;
+  tags?: string[] | null;
+  base_template_id?: string | null;
+  deployment_id?: string | null;
+  entity_id?: string | null;
+  is_template?: boolean;
+  preserve_on_migration?: boolean | null;
+  project_id?: string | null;
+  template_id?: string | null;
+  template_name?: string | null;
+}
+
+/** An existing block, attached by id. */
+export interface BlockReference {
+  blockId: string;
+}
+
+/** A `memory` item: a new block, or an existing one by id (preset names are not supported). */
+export type MemoryItem = CreateBlock | BlockReference;
+
+/**
+ * A skill seeded into the new agent's memory: the block `skills/<name>`, kept by the server as
+ * the skill's `SKILL.md`, which the agent owns and can edit like any other memory.
+ */
+export interface AgentSkill {
+  /** Directory name: lowercase letters, digits, `.`, `_`, `-` (e.g. `"generating-voice-memos"`). */
+  name: string;
+  /** Trigger text: when the agent should load the skill (always visible to it). Non-blank. */
+  description: string;
+  /** The `SKILL.md` body (markdown, without frontmatter). Non-blank. */
+  instructions: string;
+  /**
+   * Support files (`scripts/…`) need the reference SDK's Node package: any is rejected here
+   * (`LettaUnsupportedError`), as are directory paths in place of a skill.
+   */
+  files?: Record<string, never>;
+}
+
+/**
+ * Options of `createAgent()`: the agent's creation body. Checked when called (the promise
+ * rejects with `LettaInvalidArgumentError` / `LettaUnsupportedError`, with the reference's texts).
+ */
 export interface CreateAgentOptions {
+  /**
+   * A Letta Code personality preset (opt-in). On the remote backend the app server builds the
+   * preset agent itself (`name`, `description`, `model`, `tags` and `hidden` apply on top); it
+   * cannot be combined with `persona`, `human`, `memory`, `skills`, `baseTools`, `systemPrompt`,
+   * `embedding` or `memfs: false` (`LettaUnsupportedError`). Letta Cloud rejects it: the presets
+   * are Letta Code's and this client does not bundle them.
+   */
+  personality?: LettaCodePersonalityId;
   /** Display name. */
   name?: string;
   description?: string;
@@ -240,33 +322,60 @@ export interface CreateAgentOptions {
   model?: string;
   /** Embedding model. */
   embedding?: string;
-  /** The complete system prompt (presets are not supported by this backend). */
+  /** The complete system prompt (preset names are not supported: `LettaUnsupportedError`). */
   systemPrompt?: string;
   tags?: readonly string[];
   /** Hide from default listings; also decides `pin_global` unless `pinGlobalAgent` is set. */
   hidden?: boolean;
   /** Enable the git-backed memory filesystem (default `true`; `false` is faster). */
   memfs?: boolean;
+  /** Memory blocks to create, or existing blocks by id (before `persona` and `human`). */
+  memory?: readonly MemoryItem[];
+  /** The `persona` block's value. */
+  persona?: string;
+  /** The `human` block's value. */
+  human?: string;
+  /** Inline skills seeded into the agent's memory (needs memfs). */
+  skills?: readonly AgentSkill[];
+  /**
+   * Server-side tools to attach, exactly (`[]` for none). Without it the harness attaches its
+   * defaults (`web_search`, `fetch_webpage`). Client-side tools (`Bash`, `Edit`, …) come from
+   * the harness at run time and are not affected.
+   */
+  baseTools?: readonly string[];
   /** Rejected: pass `environment`/`computer` to `createSession()` instead. */
   environment?: never;
 }
 
-/** Options of an agent-free `query()` (needs Letta Cloud; this client rejects `query()`). */
-export interface AgentFreeQueryOptions extends LettaCodeSessionOptionsBase {
-  /** Model handle of the ephemeral conversation. */
+/**
+ * Options of `query()`: a conversation without an agent, created with `model` and `system`, or
+ * resumed by `conversationId` (`model` and `system` are still required, and ignored then).
+ * Remote: the app server creates such conversations through Letta Cloud (an offline app server
+ * answers with an error from the first iteration). Cloud: needs an explicit `computer`.
+ */
+export interface QueryOptions extends LettaCodeSessionOptionsBase {
+  /** Model handle of the conversation. */
   model: string;
   /** The complete system prompt. */
   system: string;
-  /** Resume an agent-free conversation (creation fields are then ignored). */
+  /** Resume a conversation created by `query()` (non-blank; creation fields are then ignored). */
   conversationId?: string;
   modelSettings?: Record<string, unknown>;
   parentAgentId?: string;
   name?: string;
   isSubagent?: boolean;
   contextWindowLimit?: number | null;
+  /**
+   * Turn off the runtime's memory guard for this conversation (app-server backends: sent as the
+   * start's `execution_settings`). Cloud rejects it from the first iteration.
+   */
+  disableMemoryGuard?: boolean;
 }
+
+/** @deprecated Use {@link QueryOptions}. */
+export type AgentFreeQueryOptions = QueryOptions;
 
 export interface QueryParams {
   prompt: SendMessage;
-  options: AgentFreeQueryOptions;
+  options: QueryOptions;
 }

@@ -3,7 +3,7 @@
 
 import type { LettaMessage } from "./management.js";
 import type { SDKStreamMessage, SendMessage } from "./messages.js";
-import type { CanUseToolResponse, LegacyPermissionMode, PermissionMode, ReasoningEffort } from "./options.js";
+import type { CanUseToolResponse, LegacyPermissionMode, McpServerStatus, PermissionMode, ReasoningEffort } from "./options.js";
 
 /** `ready()`: the session identity, without calling the model or reading history. */
 export interface SessionReadyState {
@@ -52,8 +52,8 @@ export interface BootstrapStateOptions {
 export interface BootstrapStateResult extends ListMessagesResult {
   agentId: string;
   conversationId: string;
-  /** The model handle (`""` when the server reported none). */
-  model: string;
+  /** The model handle; `undefined` when the server reported none. */
+  model: string | undefined;
   tools: string[] | undefined;
   /** Never set by the portable core. */
   memfsEnabled?: boolean;
@@ -230,12 +230,12 @@ export interface SandboxFilesClient {
  * failed start can be retried). After `close()` every call rejects with `Session is closed`.
  */
 export interface LettaCodeSession {
-  /** `undefined` until the session started. */
-  readonly agentId: string | undefined;
-  /** `undefined` until the session started. */
-  readonly conversationId: string | undefined;
-  /** `"<agentId>:<conversationId>"`; `undefined` until the session started. */
-  readonly sessionId: string | undefined;
+  /** `null` until the session started (and for conversations made by `query()`). */
+  readonly agentId: string | null;
+  /** `null` until the session started. */
+  readonly conversationId: string | null;
+  /** `"<agentId>:<conversationId>"` (the conversation id alone without an agent); `null` until the session started. */
+  readonly sessionId: string | null;
   /**
    * Cloud sessions: file transfer with the session's managed sandbox (files under
    * `/root/downloads`; with an explicit computer both methods reject). `undefined` on remote.
@@ -268,6 +268,12 @@ export interface LettaCodeSession {
   /** `listMessages({limit, order})` plus the session identity. */
   bootstrapState(options?: BootstrapStateOptions): Promise<BootstrapStateResult>;
   listModels(): Promise<ListModelsResult>;
+  /**
+   * The status of each of the session's `mcpServers`, in their order (starts the session): a
+   * server that failed to start, or stopped since, is `failed` with its `error`; `[]` without
+   * `mcpServers`.
+   */
+  mcpServerStatus(): Promise<McpServerStatus[]>;
   /** Rejects in a stateless session. */
   updateModel(update: string | UpdateModelOptions): Promise<UpdateModelResult>;
   /**
@@ -300,10 +306,14 @@ export interface LettaCodeSession {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** What `client.query()` returns (agent-free; needs Letta Cloud, so this client throws instead). */
+/** What `client.query()` returns: the conversation's messages, with controls. */
 export interface Query extends AsyncGenerator<SDKStreamMessage, void, unknown> {
+  /** The conversation's id once started (`null` before). */
   readonly conversationId: string | null;
+  /** Always `null`: the conversation has no agent. */
   readonly agentId: string | null;
+  /** Interrupts the running turn without closing the query. */
   interrupt(): Promise<void>;
+  /** Ends the query and its session. */
   close(): void;
 }

@@ -79,7 +79,7 @@ const MODE_LABELS = {
   remote: "your app server at LETTA_APP_SERVER_URL",
 };
 
-/** The relay binary built by `cargo build --release --bin letta-relay`. */
+/** The relay binary built by `cargo build --release -p letta-relay`. */
 export function relayBinary() {
   return join(process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(repo, "target"), "release", "letta-relay");
 }
@@ -103,7 +103,7 @@ export async function startStack(options = {}) {
   const dirs = { home: join(stateDir, "home"), run: join(stateDir, "run"), logs: join(stateDir, "logs"), workspace: join(stateDir, "workspace") };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   if (!existsSync(join(staticDir, "index.html"))) throw new Error(`no built page in ${staticDir}: run scripts/build-page first`);
-  if (!existsSync(relayCommand)) throw new Error(`no relay at ${relayCommand}: run cargo build --release --bin letta-relay`);
+  if (!existsSync(relayCommand)) throw new Error(`no relay at ${relayCommand}: run cargo build --release -p letta-relay`);
 
   const children = [];
   let model = null;

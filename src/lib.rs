@@ -1,25 +1,14 @@
-//! Portable Letta Agent SDK client.
+//! The wasm client of the Letta Agent SDK: the pure core ([`letta_core`], crates/core) bound to
+//! JavaScript, with the only I/O of the project.
 //!
-//! The crate is a pure Rust core (no I/O, no clocks, no wasm-bindgen) with thin
-//! WebAssembly bindings on top:
+//! - `transport` (wasm32): WebSocket, fetch, timers, the session driver that pumps the core;
+//! - `js` (wasm32): `#[wasm_bindgen]` bindings, one module per exported class;
+//! - [`small_blocks`]: the allocator's front.
 //!
-//! - [`protocol`]: app-server wire frames, validation and wire → `SDKMessage` normalization;
-//! - [`session`]: the sans-IO turn coordinator and session state machine;
-//! - [`cloud`]: Cloud REST request builders, response parsers and the status-relay logic;
-//! - [`transcript`]: the transcript accumulator (`apply` / `rebase` / `rows` / `reset`);
-//! - `transport` (wasm32 only): the only I/O: WebSocket, timers, the session driver;
-//! - `js` (wasm32 only): `#[wasm_bindgen]` bindings, one module per exported class;
-//! - `relay` (native only): the `letta-relay` server that lets browser pages reach a
-//!   self-hosted app server.
+//! The core's modules are re-exported, so the bindings and the wasm tests name them as before
+//! (`crate::session`, `letta_agent_wasm::transcript`).
 
-pub mod cloud;
-pub mod json;
-pub mod protocol;
-pub mod session;
-pub mod transcript;
-
-#[cfg(not(target_arch = "wasm32"))]
-pub mod relay;
+pub use letta_core::{cloud, json, protocol, session, transcript};
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]

@@ -5,7 +5,7 @@
 //! JSON, and a patch is valid JSON.
 #![no_main]
 
-use letta_agent_wasm::transcript::{HistoryOrder, TranscriptAccumulator};
+use letta_core::transcript::{HistoryOrder, TranscriptAccumulator};
 use libfuzzer_sys::fuzz_target;
 use std::collections::HashSet;
 

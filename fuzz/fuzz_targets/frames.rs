@@ -4,8 +4,8 @@
 //! must be valid JSON.
 #![no_main]
 
-use letta_agent_wasm::protocol::frames::{parse_frame_with, FrameBody, ParseOptions};
-use letta_agent_wasm::protocol::{normalize_delta, peek_event_ids, peek_frame_type, UuidCounter};
+use letta_core::protocol::frames::{parse_frame_with, FrameBody, ParseOptions};
+use letta_core::protocol::{normalize_delta, peek_event_ids, peek_frame_type, UuidCounter};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -13,8 +13,8 @@
 //! next deadline lies in the future (a deadline that stays due would spin the driver).
 #![no_main]
 
-use letta_agent_wasm::json::Object;
-use letta_agent_wasm::session::{Effect, SessionConfig, SessionCore, SessionOptions, Target};
+use letta_core::json::Object;
+use letta_core::session::{Effect, SessionConfig, SessionCore, SessionOptions, Target};
 use libfuzzer_sys::fuzz_target;
 use std::collections::VecDeque;
 
@@ -55,8 +55,8 @@ struct Driver {
     core: SessionCore,
     now: u64,
     next_call: u32,
-    approvals: VecDeque<u64>,
-    tools: VecDeque<u64>,
+    approvals: VecDeque<u32>,
+    tools: VecDeque<u32>,
     listening: bool,
 }
 

@@ -100,6 +100,10 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
     return { stopReason: "end_turn" };
   }
 
+  /**
+   * @param {import("@agentclientprotocol/sdk").PromptRequest} request
+   * @returns {Promise<import("@agentclientprotocol/sdk").PromptResponse>}
+   */
   async function prompt({ sessionId, prompt: blocks }) {
     const state = stateOf(sessionId);
     await state.commandsAnnounced;
@@ -205,6 +209,6 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
       return { configOptions: configOptions(state) };
     });
   /** Closes every session and waits for their MCP servers to end (on shutdown). */
-  app.closeSessions = () => Promise.all([...sessions.values()].map(closeState));
-  return app;
+  const closeSessions = () => Promise.all([...sessions.values()].map(closeState));
+  return Object.assign(app, { closeSessions });
 }

@@ -75,6 +75,7 @@ async function startLocal(env) {
   const [file, argv] = /\.[cm]?js$/.test(command) ? [process.execPath, [command, ...args]] : [command, args];
   const child = spawn(file, argv, { env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
   const url = await new Promise((resolveUrl, reject) => {
+    /** @type {string | null} the output so far, `null` once the URL was read */
     let seen = "";
     const timer = setTimeout(() => reject(new Error(`the app server did not start within ${LOCAL_START_TIMEOUT_MS / 1000} s`)), LOCAL_START_TIMEOUT_MS);
     const scan = (data) => {

@@ -5,7 +5,8 @@
 // terminal auth method: an editor runs it in a terminal). Settings (environment):
 //   LETTA_ACP_BACKEND           local (default) | remote | cloud
 //   LETTA_APP_SERVER_URL/_TOKEN the app server of `remote`
-//   LETTA_API_KEY               `cloud`
+//   LETTA_API_KEY               `cloud` (LETTA_BASE_URL for another API origin; LETTA_ACP_COMPUTER
+//                               names a computer, else sessions run on managed sandboxes)
 //   LETTA_CODE_BIN              the `letta` command `local` starts (default: `letta` on PATH)
 //   LETTA_AGENT_ID              the agent (default: the visible agent "Letta", created if missing)
 //   LETTA_ACP_MODEL             model handle for new sessions (and a created agent)
@@ -34,7 +35,9 @@ const agentId = backend.then(({ client }) => resolveAgent(client));
 agentId.catch((error) => log(`no agent: ${error?.message ?? error}`));
 
 const app = createAgentApp({ backend, agentId, version });
-const stream = ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin));
+// Node's web streams are the standard ones at run time; @types/node declares them apart from the DOM's.
+const input = /** @type {ReadableStream<Uint8Array>} */ (/** @type {unknown} */ (Readable.toWeb(process.stdin)));
+const stream = ndJsonStream(Writable.toWeb(process.stdout), input);
 const connection = app.connect(stream);
 
 let closing = false;

@@ -1,5 +1,5 @@
 // Browser loader of the Cloud build: the same crate compiled with its `cloud` feature (fetch,
-// the two-socket status relay, the Cloud session start). Bundled as its own chunk and imported
+// the two status sockets, the Cloud session start). Bundled as its own chunk and imported
 // only by `init({ cloud: true })`, so browsers that
 // talk to an app server never download it.
 import initGlue, { CloudClient, SessionDriver, TextFragment, TranscriptCore, setErrorFactory } from "../wasm/web-cloud/letta_agent_wasm.js";

@@ -3,7 +3,7 @@
 // (src/js/session.rs: the session core and its socket). Cloud backend: a CloudBackend
 // (cloud.js, loaded with the Cloud build) answers the same facades over REST.
 
-import { clientConfig } from "./options.js";
+import { clientConfig, queryTarget } from "./options.js";
 import { cloudWasm, wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, LettaNotInitializedError, LettaUnsupportedError } from "./errors.js";
 import { LettaCodeSession, newDriver } from "./session.js";
@@ -37,13 +37,29 @@ function nonEmptyId(value, what) {
   return value;
 }
 
-/** The portable Letta Agent SDK client. `backend: "remote"` talks to a Letta Code app server. */
+/**
+ * What sessions of a client share: the checked remote options (`client`) or the Cloud backend
+ * (`cloud`), the WebSocket constructor and the request-id nonce.
+ * @typedef {{client?: ReturnType<typeof clientConfig>, cloud?: import("./cloud.js").CloudBackend, WebSocket: unknown, nonce: unknown}} Connection
+ * @typedef {import("../client.js").LettaAgentClient} PublicClient the declared API
+ */
+
+/**
+ * The portable Letta Agent SDK client. `backend: "remote"` talks to a Letta Code app server.
+ * @implements {PublicClient}
+ */
 export class LettaAgentClient {
+  /** @type {Connection} */
   #connection;
   #closed = false;
+  /** The pooled management connection (a driver, once connected). @type {Promise<any> | null} */
   #management = null;
-  /** The CloudBackend of a `backend: "cloud"` client (else `null`). */
+  /** The CloudBackend of a `backend: "cloud"` client (else `null`). @type {import("./cloud.js").CloudBackend | null} */
   #cloud = null;
+  /** `client.alpha`, made on first use. @type {import("../alpha.js").AlphaClient | null} */
+  #alpha = null;
+  /** The `computer` (or `environment`) option of a Cloud client. */
+  #computer;
 
   constructor(options) {
     wasm(); // the typed "not initialized" error comes first
@@ -60,9 +76,12 @@ export class LettaAgentClient {
       if (bindings === null) {
         throw new LettaNotInitializedError('backend: "cloud" needs `await init({ cloud: true })`.');
       }
-      this.#cloud = new bindings.CloudBackend(bindings.CloudClient, rest, globalThis.process?.env, _fetch);
+      const cloud = new bindings.CloudBackend(bindings.CloudClient, rest, globalThis.process?.env, _fetch);
+      this.#cloud = cloud;
+      /** @type {"remote" | "cloud"} */
       this.backend = "cloud";
-      this.#connection = { cloud: this.#cloud, WebSocket, nonce };
+      this.#computer = rest.computer ?? rest.environment;
+      this.#connection = { cloud, WebSocket, nonce };
     } else {
       this.backend = "remote";
       this.#connection = { client: clientConfig(JSON.parse(JSON.stringify(rest))), WebSocket, nonce };
@@ -72,13 +91,14 @@ export class LettaAgentClient {
     this.models = { list: () => this.#managed((driver) => driver.listModels()) };
   }
 
-  /** Deprecated alias of `computer`; the remote backend has none. */
+  /** Cloud: the client's default computer; the remote backend has none. */
   get computer() {
-    return undefined;
+    return this.#computer;
   }
 
+  /** Deprecated alias of `computer`. */
   get environment() {
-    return undefined;
+    return this.#computer;
   }
 
   get repositories() {
@@ -89,15 +109,35 @@ export class LettaAgentClient {
     return this.#cloud?.computers ?? throwCloudOnly("client.computers");
   }
 
+  /** Experimental Cloud APIs (`alpha.decisions`), without a stability guarantee. */
+  get alpha() {
+    this.#live();
+    const cloud = this.#cloud;
+    if (!cloud) throw cloudOnly("client.alpha");
+    return (this.#alpha ??= cloud.alpha(() => this.#live()));
+  }
+
   #live() {
     if (this.#closed) throw closedError("LettaAgentClient is closed");
     return this.#connection;
   }
 
-  /** Creates an agent (through a short-lived session in create-agent mode); returns its id. */
+  /**
+   * Creates an agent; returns its id. Remote: a short-lived session in create-agent mode, or,
+   * with a `personality`, the app server's own preset (`create_agent`) on the management
+   * connection. The options are checked by the lazily loaded agent-creation.js.
+   */
   async createAgent(options = {}) {
-    if (this.#cloud) return this.#live().cloud.createAgent(options ?? {});
-    const session = new LettaCodeSession(this.#live(), { kind: "createAgent", options: options ?? {} }, {});
+    const connection = this.#live();
+    const creation = await import("./agent-creation.js");
+    if (connection.cloud) return connection.cloud.createAgent(creation.cloudAgentCreation(options));
+    const { target, preset, update } = creation.remoteAgentCreation(options, connection.client?.pinGlobalAgent);
+    if (preset) {
+      const agentId = (await this.#request("create_agent", preset)).agent_id;
+      if (update) await this.#request("agent_update", { agent_id: agentId, body: update });
+      return agentId;
+    }
+    const session = new LettaCodeSession(connection, target, {});
     try {
       const { agentId } = await session.ready();
       return agentId;
@@ -136,21 +176,18 @@ export class LettaAgentClient {
    * An agent-free conversation (spec §1.7): sends `prompt` once and yields the stream. The
    * Letta Code app server creates such conversations through Letta Cloud, so offline servers
    * answer with an error (raised by the first iteration).
+   * @param {Partial<import("../options.js").QueryParams>} [params]
    */
   query({ prompt, options } = {}) {
     const connection = this.#live();
-    const { model, system, conversationId, modelSettings, parentAgentId, name, isSubagent, contextWindowLimit, ...rest } =
-      options ?? {};
-    for (const key of ["reasoningEffort", "stateless", "dreaming", "resources", "filesystemConfinement"]) {
-      if (rest[key] !== undefined) throw invalidArgument(`query() does not accept ${key}.`);
-    }
-    if (conversationId === undefined) {
-      if (!isNonEmptyString(model)) throw invalidArgument("query() requires a non-empty model.");
-      if (typeof system !== "string") throw invalidArgument("query() requires a system prompt.");
-    }
-    const body = wire({ model, system, parentAgentId, name, isSubagent, modelSettings, contextWindowLimit });
-    const session = new LettaCodeSession(connection, { kind: "query", conversationId, body }, rest);
-    return new Query(session, prompt);
+    const { target, options: sessionOptions } = queryTarget(options);
+    const session = new LettaCodeSession(connection, { kind: "query", target }, sessionOptions);
+    // As in the reference, this one is raised by the first iteration.
+    const refused =
+      connection.cloud && target.disableMemoryGuard
+        ? invalidArgument('query() disableMemoryGuard is only supported with backend: "local" or "remote".')
+        : null;
+    return new Query(session, prompt, refused);
   }
 
   /** Closes the pooled management connection. Sessions are independent. Idempotent. */
@@ -178,17 +215,17 @@ export class LettaAgentClient {
     if (pool === null) {
       const { client, nonce, WebSocket } = this.#connection;
       const driver = newDriver({ ...client, target: { kind: "management" } }, nonce, WebSocket, () => {});
-      pool = driver.connect().then(
+      const connecting = driver.connect().then(
         () => driver,
         (error) => {
           driver.release();
           throw error;
         },
       );
-      pool.catch(() => {
-        if (this.#management === pool) this.#management = null;
+      connecting.catch(() => {
+        if (this.#management === connecting) this.#management = null;
       });
-      this.#management = pool;
+      this.#management = pool = connecting;
     }
     return parse(await use(await pool));
   }
@@ -197,6 +234,7 @@ export class LettaAgentClient {
     return this.#managed((driver) => driver.management(type, JSON.stringify(fields)));
   }
 
+  /** @returns {import("../management.js").AgentsClient} */
   #agents() {
     const cloud = this.#cloud;
     return {
@@ -220,6 +258,7 @@ export class LettaAgentClient {
     };
   }
 
+  /** @returns {import("../management.js").ConversationsClient} */
   #conversations() {
     const retrieve = async (conversationId) =>
       (await this.#request("conversation_retrieve", { conversation_id: nonEmptyId(conversationId, "conversation") }))
@@ -231,7 +270,7 @@ export class LettaAgentClient {
         return (await this.#request("conversation_list", { query })).conversations;
       },
       retrieve,
-      create: async (body = {}) => {
+      create: async (body) => {
         const wireBody = wire(body, "agentId summary description model modelSettings contextWindowLimit hidden");
         return (await this.#request("conversation_create", { body: wireBody })).conversation;
       },
@@ -267,10 +306,12 @@ class Query {
   #session;
   #messages;
 
-  constructor(session, prompt) {
+  /** `refused`: an error the first iteration throws instead of sending. */
+  constructor(session, prompt, refused) {
     this.#session = session;
     this.#messages = (async function* () {
       try {
+        if (refused) throw refused;
         await session.send(prompt);
         yield* session.stream();
       } finally {
@@ -311,6 +352,11 @@ class Query {
 
   [Symbol.asyncIterator]() {
     return this;
+  }
+
+  /** `await using`: ends the query like `return()`. */
+  async [asyncDisposeSymbol]() {
+    await this.return(undefined);
   }
 }
 

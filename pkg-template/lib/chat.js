@@ -32,7 +32,10 @@ function describe(error) {
   return Object.freeze({ message: error?.message ?? String(error), code: error?.code, cause: error });
 }
 
-/** Waits one throttle tick: an animation frame (or a timer where there is none), N ms, or nothing. */
+/**
+ * Waits one throttle tick: an animation frame (or a timer where there is none), N ms, or nothing.
+ * @returns {() => Promise<void>}
+ */
 function ticker(throttle) {
   if (throttle === 0) return () => Promise.resolve();
   if (typeof throttle === "number") return () => new Promise((done) => setTimeout(done, throttle));
@@ -77,10 +80,14 @@ export function createChat(options) {
   return new LettaChat(chatOptions(options));
 }
 
+/** @typedef {import("./session.js").LettaCodeSession} Session */
+
 class LettaChat {
   #options;
   #tick;
+  /** @type {Session | null} */
   #session = null;
+  /** The session's chat link (`[chatLink]()`: its transcript's patches and the chat's batches). @type {any} */
   #link = null;
   #listeners = new Set();
   #snapshot;
@@ -91,14 +98,20 @@ class LettaChat {
   // The state the snapshot is made of.
   #started = false;
   #closed = false;
+  /** @type {ReturnType<typeof describe> | null} */
   #startError = null;
   #ids = { agentId: null, conversationId: null };
+  /** @type {readonly any[]} */
   #rows = [];
   /** The next patch rebuilds the rows from nothing (a fresh rebase). */
   #rowsFresh = false;
+  /** @type {readonly any[]} */
   #approvals = [];
+  /** @type {readonly any[]} */
   #queue = [];
+  /** @type {readonly any[]} */
   #outbox = [];
+  /** @type {Readonly<{message: string, code?: string, cause?: unknown}> | null} */
   #error = null;
   #connection = "connecting";
   #history = { hasMore: false, loading: false };
@@ -109,6 +122,7 @@ class LettaChat {
   #serverBusy = false;
   /** A turn did not end well: the rows catch up with history once nothing runs. */
   #reconcile = false;
+  /** @type {any} */
   #lastResult = null;
 
   constructor(options) {
@@ -160,7 +174,9 @@ class LettaChat {
     this.#error = null;
     if (this.#startError !== null) {
       this.#startError = null;
-      this.#session?.close();
+      for (const undo of this.#unlisten.splice(0)) undo();
+      // A session the chat made starts afresh; the caller's own tries its start again.
+      if (!this.#options.session) this.#session?.close();
       this.#session = null;
       this.#publish();
       await this.#start();
@@ -169,7 +185,7 @@ class LettaChat {
     for (const entry of failed) await this.#deliver({ id: entry.id, content: entry.content, state: "sending" }, entry);
   };
 
-  /** Stops listening and closes a session the chat made. Approvals still pending stay pending on the server (a later chat shows them). */
+  /** Stops listening and closes a session the chat made. Pending approvals are not answered: a chat open on the conversation meanwhile shows them. */
   dispose = () => {
     if (this.#disposed) return;
     this.#disposed = true;
@@ -302,7 +318,7 @@ class LettaChat {
   #queueItem(item) {
     const remove = async () => {
       try {
-        await this.#session.removeQueuedMessage(item.id);
+        await /** @type {Session} */ (this.#session).removeQueuedMessage(item.id);
       } catch (error) {
         this.#fail(error);
       }
@@ -317,7 +333,7 @@ class LettaChat {
     this.#publish();
     try {
       if (!this.#started) await this.#session?.ready();
-      await this.#session.send(entry.content, { otid: entry.id });
+      await /** @type {Session} */ (this.#session).send(entry.content, { otid: entry.id });
       this.#outbox = Object.freeze(this.#outbox.filter((e) => e !== entry));
     } catch (error) {
       const failed = Object.freeze({ ...entry, state: "failed", error: describe(error) });
@@ -355,12 +371,15 @@ class LettaChat {
     });
   }
 
-  /** Loads a page of history into the rows: the newest page (`fresh`: instead of the rows) or the one before `before`. */
+  /**
+   * Loads a page of history into the rows: the newest page (`fresh`: instead of the rows) or the one before `before`.
+   * @param {{before?: string, fresh?: boolean, keepPaging?: boolean}} page
+   */
   async #loadHistory({ before, fresh = false, keepPaging = false }) {
     this.#history = Object.freeze({ ...this.#history, loading: true });
     this.#publish();
     try {
-      const page = await this.#session.listMessages({ limit: this.#options.historyLimit, order: "desc", before });
+      const page = await /** @type {Session} */ (this.#session).listMessages({ limit: this.#options.historyLimit, order: "desc", before });
       if (this.#disposed) return;
       this.#link.rebase(page, "desc", fresh);
       this.#rowsFresh ||= fresh;

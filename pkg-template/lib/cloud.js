@@ -10,6 +10,7 @@
 
 import { LettaInvalidArgumentError } from "./errors.js";
 import { isNonEmptyString } from "./values.js";
+import { evaluateDecision } from "./decisions.js";
 
 /** The JSON view of the client options: top-level functions left out (`JSON.stringify` would drop them too). */
 const withoutFunctions = (options) => Object.fromEntries(Object.entries(options).filter(([, v]) => typeof v !== "function"));
@@ -70,16 +71,37 @@ export class CloudBackend {
     return this.client.modelsList();
   }
 
+  /**
+   * `client.alpha` (experimental Cloud APIs); `assertOpen` throws once the client is closed,
+   * as the getters and calls do in the reference.
+   */
+  /** @returns {import("../alpha.js").AlphaClient} */
+  alpha(assertOpen) {
+    const decisions = {
+      evaluate: async (params, options) => {
+        assertOpen();
+        return evaluateDecision(this.client, params, options);
+      },
+    };
+    return {
+      get decisions() {
+        assertOpen();
+        return decisions;
+      },
+    };
+  }
+
   /** `createAgent(options)`: the new agent's id. */
   createAgent(options) {
     return this.client.createAgent(options ?? {});
   }
 
+  /** @returns {import("../backends.js").RepositoriesClient} */
   #repositories() {
     const c = this.client;
     const id = (repositoryId) => required(repositoryId, "repository id");
     return {
-      create: async ({ name } = {}) => c.repositoriesCreate(required(name, "repository name")),
+      create: async (params) => c.repositoriesCreate(required(params?.name, "repository name")),
       list: async ({ limit, offset } = {}) => c.repositoriesList(limit, offset),
       get: async (repositoryId) => c.repositoriesGet(id(repositoryId)),
       delete: async (repositoryId) => {
@@ -87,23 +109,23 @@ export class CloudBackend {
       },
       files: {
         list: async (repositoryId, options = {}) => c.repositoryFilesList(id(repositoryId), options ?? {}),
-        create: async (repositoryId, { path, content } = {}) =>
-          c.repositoryFilesCreate(id(repositoryId), required(path, "file path"), content ?? ""),
-        read: async (repositoryId, { path, ref } = {}) =>
-          c.repositoryFilesRead(id(repositoryId), required(path, "file path"), ref),
-        update: async (repositoryId, options = {}) => c.repositoryFilesUpdate(id(repositoryId), options ?? {}),
-        delete: async (repositoryId, { path } = {}) => {
-          await c.repositoryFilesDelete(id(repositoryId), required(path, "file path"));
-        },
+        create: async (repositoryId, params) =>
+          c.repositoryFilesCreate(id(repositoryId), required(params?.path, "file path"), params?.content ?? ""),
+        read: async (repositoryId, params) =>
+          c.repositoryFilesRead(id(repositoryId), required(params?.path, "file path"), params?.ref),
+        update: async (repositoryId, options) => c.repositoryFilesUpdate(id(repositoryId), options ?? {}),
+        // `{success, commitSha}`.
+        delete: async (repositoryId, params) => c.repositoryFilesDelete(id(repositoryId), required(params?.path, "file path")),
       },
       versions: {
         list: async (repositoryId, { path, limit } = {}) => c.repositoryVersionsList(id(repositoryId), path, limit),
-        get: async (repositoryId, sha, { path } = {}) =>
-          c.repositoryVersionsGet(id(repositoryId), required(sha, "version sha"), path),
+        get: async (repositoryId, sha, params) =>
+          c.repositoryVersionsGet(id(repositoryId), required(sha, "version sha"), params?.path),
       },
     };
   }
 
+  /** @returns {import("../backends.js").ComputersClient} */
   #computers() {
     const c = this.client;
     return {
@@ -113,6 +135,7 @@ export class CloudBackend {
     };
   }
 
+  /** @returns {import("../management.js").AgentRepositoriesClient} */
   #agentRepositories() {
     const c = this.client;
     const agent = (agentId) => required(agentId, "agent id");

@@ -16,8 +16,9 @@ function makeClasses() {
   class PackageError extends Error {
     constructor(message, options) {
       super(message, options);
-      this.name = this.constructor.errorName;
-      this.code = this.constructor.code;
+      const Class = /** @type {{errorName: string, code: string}} */ (/** @type {unknown} */ (this.constructor));
+      this.name = Class.errorName;
+      this.code = Class.code;
     }
   }
 
@@ -111,6 +112,7 @@ export const {
  */
 export function errorFromRust(name, message, fields) {
   const Class = classes.byName.get(name);
+  /** @type {Error & {code?: string}} */
   const error = Class ? Reflect.construct(Error, [message], Class) : new Error(message);
   error.name = name;
   error.code = Class?.code;

@@ -108,15 +108,34 @@ export function toolResult(result) {
 
 const failure = (text) => ({ content: [{ type: "text", text }], isError: true });
 const messageOf = (error) => (error instanceof Error ? error.message : String(error));
+/**
+ * An authorization challenge (a 401, or the reference's rule: the MCP client's
+ * `UnauthorizedError` or a message that says so): such a server `needs-auth` rather than `failed`.
+ */
+const needsAuth = (error) =>
+  error instanceof Error &&
+  (/** @type {{code?: unknown}} */ (error).code === 401 ||
+    error.name === "UnauthorizedError" ||
+    /\b(unauthorized|authorization[_ -]required|needs[_ -]auth)\b/i.test(error.message));
 
 /** One connected server. */
 class Connection {
   constructor(config, loadStdio) {
     this.config = config;
     this.loadStdio = loadStdio;
+    /** @type {Client | null} */
     this.client = null;
     this.transport = null;
     this.down = null; // why the server is unusable, once it is
+    this.tools = []; // the hosted names of its tools
+    this.authorization = false; // it failed to start on an authorization challenge
+  }
+
+  /** `{name, status, tools, error?}` (`McpServerStatus`): `connected` until it is down. */
+  status() {
+    const { name } = this.config;
+    if (this.down === null) return { name, status: "connected", tools: [...this.tools] };
+    return { name, status: this.authorization ? "needs-auth" : "failed", tools: [...this.tools], error: this.down };
   }
 
   async start() {
@@ -141,7 +160,7 @@ class Connection {
   async call(tool, args, signal) {
     if (this.down !== null) return failure(this.down);
     try {
-      return toolResult(await this.client.callTool({ name: tool, arguments: args ?? {} }, undefined, { signal }));
+      return toolResult(await /** @type {Client} */ (this.client).callTool({ name: tool, arguments: args ?? {} }, undefined, { signal }));
     } catch (error) {
       return failure(`MCP server "${this.config.name}" failed on ${tool}: ${messageOf(error)}`);
     }
@@ -179,6 +198,8 @@ export class McpServers {
     this.#connections = configs.map((config) => new Connection(config, loadStdio));
     /** `{server, error}` for each server that failed to start (its tools are absent). */
     this.failures = [];
+    /** The hosted tools' names (after `start()`). @type {string[]} */
+    this.names = [];
   }
 
   async start() {
@@ -193,11 +214,13 @@ export class McpServers {
       const server = connection.config.name;
       if (outcome.status === "rejected") {
         connection.down = `MCP server "${server}" failed to start: ${messageOf(outcome.reason)}`;
+        connection.authorization = needsAuth(outcome.reason);
         this.failures.push({ server, error: connection.down });
         return;
       }
       for (const tool of outcome.value) {
         const name = `mcp__${server}__${tool.name}`;
+        connection.tools.push(name);
         definitions.push({
           name,
           label: tool.title ?? tool.annotations?.title ?? tool.name,
@@ -208,9 +231,13 @@ export class McpServers {
       }
     });
     if (this.#closed) await this.close();
-    /** The hosted tools' names. */
     this.names = definitions.map((tool) => tool.name);
     return { definitions, executors };
+  }
+
+  /** Each server's status, in configuration order (`session.mcpServerStatus()`). */
+  statuses() {
+    return this.#connections.map((connection) => connection.status());
   }
 
   /** Adds the MCP tool names to the init message's `tools` (spec §1.5). */

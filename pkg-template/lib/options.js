@@ -6,10 +6,8 @@
 // Every function takes the JSON view of the caller's value (`JSON.parse(JSON.stringify(x))`),
 // which is what travels to the core: `undefined` members are gone, functions removed.
 
-import { invalidArgument, LettaUnsupportedError } from "./errors.js";
+import { invalidArgument } from "./errors.js";
 import { isNonEmptyString, isObject } from "./values.js";
-
-const unsupported = (message) => new LettaUnsupportedError(message);
 
 const PORTABLE_BACKEND_ERROR =
   'The portable "@letta-ai/letta-agent-sdk/client" entry point supports backend: "remote" and backend: "cloud" only. Import from "@letta-ai/letta-agent-sdk" for local execution.';
@@ -32,7 +30,7 @@ function positiveInteger(value) {
 
 /**
  * Validates `new LettaAgentClient(options)` of the remote backend (JSON view, WebSocket removed;
- * `backend: "cloud"` options are validated in Rust, src/cloud/config.rs); returns
+ * `backend: "cloud"` options are validated in Rust, crates/core/src/cloud/config.rs); returns
  * `{url, authToken, requestTimeoutMs, pinGlobalAgent}` with the URL normalized.
  */
 export function clientConfig(o) {
@@ -187,7 +185,7 @@ export function sessionOptions(o, action) {
     model,
     reasoningEffort,
     allowedTools,
-    toolset: toolsetOptions(o.toolset),
+    toolset: toolsetOptions(o.toolset) ?? loadedTools(allowedTools),
     dreaming,
     hasCanUseTool: o.hasCanUseTool === true,
     tools: toolDefinitions(o.tools),
@@ -220,6 +218,20 @@ function dreamingOptions(value) {
   const stepCount = positiveInteger(value.stepCount);
   if (stepCount === null) throw invalidArgument("Invalid dreaming.stepCount. Expected a positive integer.");
   return { trigger, stepCount: stepCount ?? 5 };
+}
+
+/**
+ * Bundled client tools the harness loads only when asked: `allowedTools` filters the loaded
+ * tools, so naming one of these there without loading it leaves the agent without it. They go
+ * into `client_toolset.include` (an explicit `toolset` wins); other names are never sent there,
+ * since the harness fails a turn on an include it does not know.
+ */
+const LOADABLE_TOOLS = ["Bash", "Edit", "Glob", "Grep", "LS", "Read", "Write"];
+
+/** The toolset that loads what `allowedTools` names of {@link LOADABLE_TOOLS}, if any. */
+function loadedTools(allowedTools) {
+  const include = allowedTools?.filter((name) => LOADABLE_TOOLS.includes(name)) ?? [];
+  return include.length > 0 ? { include } : undefined;
 }
 
 function toolsetOptions(value) {
@@ -263,11 +275,11 @@ const requireId = (value, action) => {
 
 /**
  * What a session starts, from the wrapper's description (`{kind: "createSession", agentId}`,
- * `{kind: "resumeSession", id}`, `{kind: "createAgent", options}` or `{kind: "query", …}`,
+ * `{kind: "resumeSession", id}`, `{kind: "createAgent", body, pinGlobal, memfs}` or `{kind: "query", …}`,
  * JSON view; the management connection builds its target itself). Returns `{target, action}`:
  * `target` is what the core reads, `action` the call's name for error texts.
  */
-export function sessionTarget(description, pinGlobalAgent) {
+export function sessionTarget(description) {
   switch (description?.kind) {
     case "createSession":
       return { target: { kind: "newConversation", agentId: requireId(description.agentId, "createSession") }, action: "createSession" };
@@ -279,63 +291,53 @@ export function sessionTarget(description, pinGlobalAgent) {
       return { target, action: "resumeSession" };
     }
     case "createAgent":
-      return { target: createAgentTarget(isObject(description.options) ? description.options : {}, pinGlobalAgent), action: "createAgent" };
+      // Checked and built by agent-creation.js: `{kind, body, pinGlobal, memfs}`.
+      return { target: description, action: "createAgent" };
     case "query":
-      return { target: agentFreeTarget(description), action: "query" };
+      // Checked and built by `queryTarget()`.
+      return { target: description.target, action: "query" };
     default:
       throw invalidArgument("Invalid session target.");
   }
 }
 
-/** `createAgent(options)`: the `create_agent.body` sent with `runtime_start`. */
-function createAgentTarget(options, pinGlobalAgent) {
-  if (options.environment != null) {
-    throw invalidArgument(
-      "createAgent() does not accept environment. Set a client default or pass environment to resumeSession()/createSession().",
-    );
-  }
-  const body = {};
-  for (const key of ["name", "description", "model", "embedding"]) {
-    const value = options[key];
-    if (value == null) continue;
-    if (!isNonEmptyString(value)) throw invalidArgument(`Invalid createAgent() ${key}. Expected a non-empty string.`);
-    body[key] = value;
-  }
-  if (options.systemPrompt != null) {
-    if (typeof options.systemPrompt !== "string") {
-      throw unsupported("createAgent() does not yet support system prompt presets for this backend");
-    }
-    body.system = options.systemPrompt;
-  }
-  if ("tags" in options) {
-    if (stringList(options.tags) === null) throw invalidArgument("Invalid createAgent() tags. Expected an array of strings.");
-    body.tags = options.tags;
-  }
-  const hidden = typeof options.hidden === "boolean" ? options.hidden : undefined;
-  if (hidden !== undefined) body.hidden = hidden;
-  return { kind: "createAgent", body, pinGlobal: pinGlobalAgent ?? hidden !== true, memfs: options.memfs !== false };
-}
+/** Options `query()` does not take (they change an agent's persisted configuration). */
+const NOT_IN_QUERY = ["reasoningEffort", "stateless", "dreaming", "resources", "filesystemConfinement"];
 
-/** `query()`: a new agent-free conversation from `body` (wire names), or an existing one. */
-function agentFreeTarget({ conversationId, body }) {
-  if (isNonEmptyString(conversationId)) return { kind: "agentFree", conversationId };
-  const b = isObject(body) ? body : {};
-  if (!isNonEmptyString(b.model)) throw invalidArgument("query() requires a non-empty model.");
-  if (typeof b.system !== "string") throw invalidArgument("query() requires a system prompt.");
-  const text = (key) => (typeof b[key] === "string" ? b[key] : undefined);
-  const limit = b.context_window_limit;
-  return {
-    kind: "agentFree",
-    body: {
-      model: b.model,
-      system: b.system,
-      parent_agent_id: text("parent_agent_id"),
-      name: text("name"),
-      is_subagent: typeof b.is_subagent === "boolean" ? b.is_subagent : undefined,
-      model_settings: isObject(b.model_settings) ? b.model_settings : undefined,
-      context_window_limit: typeof limit === "number" && limit >= 1 && Number.isInteger(limit) ? limit : undefined,
-    },
-  };
+/**
+ * `query({options})`: `{target, options}`. `target` is the agent-free conversation: resumed by
+ * `conversationId`, else created with `body` (wire names); `disableMemoryGuard` goes with the
+ * start (app-server backends). `options` are the session options left. As in the reference,
+ * `model` and `system` are required even to resume.
+ */
+export function queryTarget(options) {
+  const { model, system, conversationId, modelSettings, parentAgentId, name, isSubagent, contextWindowLimit, disableMemoryGuard, ...rest } =
+    options ?? {};
+  for (const key of NOT_IN_QUERY) {
+    if (rest[key] !== undefined) throw invalidArgument(`query() does not accept ${key}.`);
+  }
+  if (conversationId !== undefined && !isNonEmptyString(conversationId)) {
+    throw invalidArgument("query() conversationId must be a non-empty string.");
+  }
+  if (!isNonEmptyString(model)) throw invalidArgument("query() requires a non-empty model.");
+  if (typeof system !== "string") throw invalidArgument("query() requires a system prompt.");
+  const target = { kind: "agentFree", disableMemoryGuard: disableMemoryGuard === true };
+  if (conversationId !== undefined) {
+    target.conversationId = conversationId;
+  } else {
+    const text = (value) => (typeof value === "string" ? value : undefined);
+    const limit = contextWindowLimit;
+    target.body = {
+      model,
+      system,
+      parent_agent_id: text(parentAgentId),
+      name: text(name),
+      is_subagent: typeof isSubagent === "boolean" ? isSubagent : undefined,
+      model_settings: isObject(modelSettings) ? modelSettings : undefined,
+      context_window_limit: Number.isSafeInteger(limit) && limit >= 1 ? limit : undefined,
+    };
+  }
+  return { target, options: rest };
 }
 
 /** Splits session options into their JSON view (validated above) and the functions the session keeps (`canUseTool`, tools' `execute`). */

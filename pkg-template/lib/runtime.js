@@ -9,8 +9,11 @@
 
 import { errorFromRust, LettaNotInitializedError } from "./errors.js";
 
+/** @type {any} the wasm-bindgen exports (untyped glue) */
 let glue = null;
+/** @type {WebAssembly.Memory | null} */
 let memory = null;
+/** @type {any} */
 let cloudGlue = null;
 
 /** Called by each platform loader once its module is instantiated (`exports`: the instance's). */

@@ -23,28 +23,31 @@ const errorMessage = (error) => (error instanceof Error ? error.message : String
 /** @internal The key of a session's link for the chat store (lib/chat.js). */
 export const chatLink = Symbol("letta-agent-wasm chat link");
 
-/** A session on one Letta conversation. Create it with `client.createSession()` or `resumeSession()`. */
+// `Info.agentId` is `null` only in query()'s sessions, whose `Query` reports it itself.
+/** @typedef {import("../session.js").LettaCodeSession} PublicSession @typedef {import("../messages.js").SDKInitMessage} Info */
+/** @typedef {{mcpServers?: unknown, outputFormat?: unknown, mcp?: import("./mcp.js").McpServers, structured?: any, closed?: Promise<void>}} Extras */
+/** A session on one Letta conversation. Create it with `client.createSession()` or `resumeSession()`. @implements {PublicSession} */
 export class LettaCodeSession {
   #connection;
   #config;
   #options;
   #driver;
-  #initializing = null;
-  /** A Cloud reopen after an idle drop, shared by concurrent callers. */
+  /** @type {Promise<Info> | null} */ #initializing = null;
+  /** A Cloud reopen after an idle drop, shared by concurrent callers. @type {Promise<void> | null} */
   #reopening = null;
-  #sandbox;
-  #info = null;
+  /** @type {import("../session.js").SandboxFilesClient | undefined} */ #sandbox;
+  /** @type {Info | null} */ #info = null;
   #closed = false;
   #deviceListeners = new Set();
   #connectionListeners = new Set();
   /**
    * Aborted when the session closes: the `signal` SDK-hosted tools receive. Made by the first
-   * tool call (a controller per session, aborted at close, was 4 % of a whole turn in bench/turn).
+   * tool call (a controller per session, aborted at close, was 4 % of a whole turn in bench/turn). @type {AbortController | null}
    */
   #closing = null;
   /**
    * `{mcpServers?, outputFormat?}` when set, with what their lazily loaded modules make of them
-   * before the start: `mcp` (mcp.js `McpServers`), `structured` (structured-output.js).
+   * before the start: `mcp` (mcp.js `McpServers`), `structured` (structured-output.js). @type {Extras | null}
    */
   #extras = null;
   /** A chat store reads this session (see `[chatLink]`): every driver feeds its transcript. */
@@ -59,7 +62,7 @@ export class LettaCodeSession {
     this.#options = splitOptions(options);
     // A Cloud connection carries its CloudClient (`cloud.client`) instead of remote options.
     const client = connection.client ?? {};
-    const start = sessionTarget(JSON.parse(JSON.stringify(target)), client.pinGlobalAgent);
+    const start = sessionTarget(JSON.parse(JSON.stringify(target)));
     let { plain } = this.#options;
     let cloud;
     if (connection.cloud) {
@@ -94,7 +97,7 @@ export class LettaCodeSession {
    * which validate them, connect the MCP servers and add the tools that the start registers.
    */
   async #prepare() {
-    const extras = this.#extras;
+    const extras = /** @type {Extras} */ (this.#extras);
     const { options } = this.#config;
     if (extras.outputFormat) {
       extras.structured ??= (await import("./structured-output.js")).structuredTurns(extras.outputFormat, options, this.#options);
@@ -152,12 +155,12 @@ export class LettaCodeSession {
     return this.#driver;
   }
 
-  /** Starts the session once; concurrent callers share one start. A failed start can be retried. */
+  /** Starts the session once; concurrent callers share one start. A failed start can be retried. @returns {Promise<Info>} */
   #ensureInitialized() {
     this.#live();
     // A remote session that lost every socket reopens on the next call (Cloud: before a turn).
     if (this.#info !== null && !this.#connection.cloud && this.#driver.isIdleDisconnected()) {
-      return this.#reopenIfIdle().then(() => this.#info);
+      return this.#reopenIfIdle().then(() => /** @type {Info} */ (this.#info));
     }
     if (this.#info !== null) return Promise.resolve(this.#info);
     if (this.#initializing === null) {
@@ -204,7 +207,7 @@ export class LettaCodeSession {
   async ready() {
     const info = await this.#ensureInitialized();
     if (this.#connection.cloud) await this.#reopenIfIdle();
-    return { agentId: info.agentId, conversationId: info.conversationId, model: info.model || undefined, tools: info.tools };
+    return { agentId: /** @type {string} */ (info.agentId), conversationId: info.conversationId, model: info.model || undefined, tools: info.tools };
   }
 
   /** Sends a user message; resolves once it is written (the turn streams through `stream()`). */
@@ -280,7 +283,7 @@ export class LettaCodeSession {
     const info = await this.#ensureInitialized();
     const page = await this.listMessages({ limit: options?.limit, order: options?.order ?? "desc" });
     return {
-      agentId: info.agentId,
+      agentId: /** @type {string} */ (info.agentId),
       conversationId: info.conversationId,
       model: info.model || undefined,
       tools: info.tools,
@@ -288,6 +291,12 @@ export class LettaCodeSession {
       nextBefore: page.nextBefore,
       hasMore: page.hasMore,
     };
+  }
+
+  /** The status of each of the session's `mcpServers` (starts the session); `[]` without any. */
+  async mcpServerStatus() {
+    await this.#ensureInitialized();
+    return this.#extras?.mcp?.statuses() ?? [];
   }
 
   async listModels() {
@@ -445,13 +454,14 @@ export class LettaCodeSession {
     await this.#extras?.closed;
   }
 
+  /** @param {any[]} event `[kind, …arguments]` from the driver */
   #onEvent([kind, a, b, c, d]) {
     if (this.#closed) return;
     const driver = this.#driver;
     if (kind === "approval") {
-      queueMicrotask(() => this.#approve(driver, Number(a), b, JSON.parse(c), JSON.parse(d)));
+      queueMicrotask(() => this.#approve(driver, a, b, JSON.parse(c), JSON.parse(d)));
     } else if (kind === "tool") {
-      queueMicrotask(() => this.#runTool(driver, Number(a), b, c, JSON.parse(d)));
+      queueMicrotask(() => this.#runTool(driver, a, b, c, JSON.parse(d)));
     } else if (kind === "device" || kind === "connection") {
       const status = JSON.parse(a);
       const listeners = kind === "device" ? this.#deviceListeners : this.#connectionListeners;

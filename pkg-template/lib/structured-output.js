@@ -47,9 +47,12 @@ export class StructuredOutputTurns {
   #validator;
   #format;
   #attempts = 0;
-  #captured = null; // {toolCallId, value} of a valid StructuredOutput call
-  #toolErrors = null; // why the last StructuredOutput call was refused
-  #text = { uuid: null, parts: [] }; // the last assistant message after the last tool activity
+  /** @type {{toolCallId: string, value: unknown} | null} {toolCallId, value} of a valid StructuredOutput call */
+  #captured = null;
+  /** @type {string | null} why the last StructuredOutput call was refused */
+  #toolErrors = null;
+  /** @type {{uuid: string | null, parts: string[]}} the last assistant message after the last tool activity */
+  #text = { uuid: null, parts: [] };
   #aborting = false;
 
   /** `format`: the validated `outputFormat` (options.js). */

@@ -25,6 +25,7 @@ function toJson(value) {
 // and is validated by Rust, so both paths give the same result.
 const TEXT_KINDS = { assistant: "Assistant", reasoning: "Reasoning" };
 /** The `TextFragment` enum of the bindings, read on first use. */
+/** @type {any} */
 let textFragment = null;
 const optionalString = (v) => v === undefined || v === null || typeof v === "string";
 

@@ -9,4 +9,5 @@ export const isNonEmptyString = (value) => typeof value === "string" && value.tr
 /** `JSON.parse`, passing `undefined` through. */
 export const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
 
-export const asyncDisposeSymbol = Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose");
+/** `Symbol.asyncDispose`, or its registered stand-in where the engine lacks it. @type {typeof Symbol.asyncDispose} */
+export const asyncDisposeSymbol = /** @type {any} */ (Symbol.asyncDispose ?? Symbol.for("Symbol.asyncDispose"));

@@ -1,2 +1,1 @@
-export { init } from "./load.js";
-export * from "../lib/client.js";
+export * from "./client.js";

@@ -16,7 +16,7 @@ use crate::cloud::error::CloudResult;
 use crate::cloud::http::{HttpRequest, HttpResponse, RequestBuilder};
 use crate::cloud::rest::RepositoryPermissions;
 use crate::cloud::selector::{self, ComputerSelector, Resolution};
-use crate::cloud::{computers, management, messages, models, repositories, rest};
+use crate::cloud::{computers, decisions, management, messages, models, repositories, rest};
 use crate::transport::fetch::Fetch;
 use js_sys::{Function, Promise};
 use serde::Serialize;
@@ -98,6 +98,18 @@ impl CloudClient {
         settle(Box::pin(async move {
             let request = rest::create_agent(&context.request_builder(), &body?);
             to_js(&context.call(&request, rest::parse_created_agent).await?)
+        }))
+    }
+
+    /// `alpha.decisions.evaluate()`: sends the body `lib/decisions.js` built once, aborted by
+    /// `signal`; resolves with the response's text for it to check.
+    #[wasm_bindgen(js_name = decisionsEvaluate)]
+    pub fn decisions_evaluate(&self, body_json: String, signal: JsValue) -> Promise {
+        let context = self.context.clone();
+        settle(Box::pin(async move {
+            let request = decisions::evaluate_request(&context.request_builder(), body_json);
+            let response = context.fetch.send_once(&request, &signal).await?;
+            Ok(JsValue::from_str(response.as_http().ok()?))
         }))
     }
 

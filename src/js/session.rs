@@ -33,7 +33,7 @@ pub(super) enum Connector {
         url: String,
         auth_token: Option<String>,
     },
-    /// Letta Cloud: REST start, then the relay pair (`src/js/cloud_session.rs`).
+    /// Letta Cloud: REST start, then the status sockets (`src/js/cloud_session.rs`).
     #[cfg(feature = "cloud")]
     Cloud(Rc<crate::transport::cloud_session::CloudConnector>),
 }
@@ -306,18 +306,18 @@ impl SessionDriver {
 
     /// The `canUseTool` callback's answer (JSON) for the `approval` event `handle`.
     #[wasm_bindgen(js_name = answerApproval)]
-    pub fn answer_approval(&self, handle: f64, answer: &str) -> Result<(), JsValue> {
+    pub fn answer_approval(&self, handle: u32, answer: &str) -> Result<(), JsValue> {
         self.sync(|core, _| {
-            core.answer_approval(handle as u64, answer);
+            core.answer_approval(handle, answer);
             Ok(())
         })
     }
 
     /// A tool's outcome (`{"result": …}` or `{"error": "…"}`) for the `tool` event `handle`.
     #[wasm_bindgen(js_name = finishTool)]
-    pub fn finish_tool(&self, handle: f64, outcome: &str) -> Result<(), JsValue> {
+    pub fn finish_tool(&self, handle: u32, outcome: &str) -> Result<(), JsValue> {
         self.sync(|core, _| {
-            core.finish_tool(handle as u64, outcome);
+            core.finish_tool(handle, outcome);
             Ok(())
         })
     }

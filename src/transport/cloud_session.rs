@@ -1,8 +1,8 @@
 //! The start and lifecycle of one Cloud session (feature `cloud`, spec §4.3–§4.6, §3.11): the
 //! runtime resolved over REST (`cloud::start::RuntimeResolver`, or the agent-free
 //! conversation), then the connection — an explicit computer (`cloud::selector`) or a managed
-//! sandbox (`cloud::sandbox::SandboxLifecycle`, run by [`SandboxRunner`]) — then the relay pair
-//! ([`RelayLink`]) handed to the session driver, which starts the session on it. Up to
+//! sandbox (`cloud::sandbox::SandboxLifecycle`, run by [`SandboxRunner`]) — then the status sockets
+//! ([`StatusLink`]) handed to the session driver, which starts the session on it. Up to
 //! [`OPEN_ATTEMPTS`] opens, re-resolving the connection in between; an idle drop reopens the
 //! same way on the next turn.
 //!
@@ -12,19 +12,19 @@
 use super::cloud_sandbox::SandboxRunner;
 use super::driver::Driver;
 use super::fetch::{Fetch, Response};
-use super::relay_link::RelayLink;
+use super::status_link::StatusLink;
 use super::timer::{now, sleep};
 use crate::cloud::config::CloudConfig;
 use crate::cloud::error::{CloudError, CloudResult};
 use crate::cloud::files;
 use crate::cloud::http::{HttpRequest, RequestBuilder};
-use crate::cloud::relay::{self, OpenFailure, OPEN_ATTEMPTS};
 use crate::cloud::rest::{self, EphemeralConversationBody};
 use crate::cloud::sandbox::{Reply, SandboxLifecycle};
 use crate::cloud::selector::{self, ComputerSelector, Resolution};
 use crate::cloud::start::{
     self, Conversation, RepositoryResource, Resolved, RuntimeResolver, Step,
 };
+use crate::cloud::status_sockets::{self, OpenFailure, OPEN_ATTEMPTS};
 use crate::cloud::target::{session_target, SessionTarget};
 use crate::protocol::Runtime;
 use js_sys::Function;
@@ -154,7 +154,7 @@ impl CloudConnector {
         self.fetch.send(request, None).await
     }
 
-    /// Opens the session's relay pair and hands it to `driver` (which then starts the session):
+    /// Opens the session's status sockets and hands it to `driver` (which then starts the session):
     /// the first time after resolving the runtime and the connection, after an idle drop after
     /// re-resolving the connection. Errors are typed; none contains a URL or the key.
     pub async fn connect(&self, driver: &Driver, web_socket: Option<&Function>) -> CloudResult<()> {
@@ -172,8 +172,8 @@ impl CloudConnector {
                 self.release().await;
                 return Err(CloudError::connection("Session is closed"));
             }
-            let endpoints = relay::endpoints(&self.config, &connection_id, &runtime)?;
-            let opened = match RelayLink::open(
+            let endpoints = status_sockets::endpoints(&self.config, &connection_id, &runtime)?;
+            let opened = match StatusLink::open(
                 &endpoints,
                 runtime.clone(),
                 self.config.ping_interval_ms,
@@ -190,13 +190,17 @@ impl CloudConnector {
                     return Err(CloudError::connection("Session is closed"));
                 }
                 Ok(link) => {
-                    driver.attach_relay(link);
+                    driver.attach_status_link(link);
                     return Ok(());
                 }
                 Err(detail) => {
-                    warn(&relay::open_failed_log(attempt, &connection_id, &detail));
+                    warn(&status_sockets::open_failed_log(
+                        attempt,
+                        &connection_id,
+                        &detail,
+                    ));
                     if let OpenFailure::Fail(error) =
-                        relay::open_failed(attempt, &connection_id, &detail)
+                        status_sockets::open_failed(attempt, &connection_id, &detail)
                     {
                         return Err(error);
                     }

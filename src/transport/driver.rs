@@ -30,20 +30,20 @@ pub enum Event {
     Pumped,
 }
 
-/// What the session talks through: one app-server socket, or the Cloud relay pair.
+/// What the session talks through: one app-server socket, or the Cloud status sockets.
 pub enum Link {
     /// One bidirectional socket (remote backend).
     Socket(Socket),
-    /// The Cloud status relay's two sockets, as one.
+    /// The Cloud status sockets's two sockets, as one.
     #[cfg(feature = "cloud")]
-    Relay(super::relay_link::RelayLink),
+    Status(super::status_link::StatusLink),
 }
 
 /// Writes on a [`Link`] without holding the driver's state borrowed.
 enum Writer {
     Socket(JsSocket),
     #[cfg(feature = "cloud")]
-    Relay(super::relay_link::RelayWriter),
+    Status(super::status_link::StatusWriter),
 }
 
 impl Link {
@@ -51,7 +51,7 @@ impl Link {
         match self {
             Link::Socket(socket) => Writer::Socket(socket.js()),
             #[cfg(feature = "cloud")]
-            Link::Relay(relay) => Writer::Relay(relay.writer()),
+            Link::Status(link) => Writer::Status(link.writer()),
         }
     }
 }
@@ -64,8 +64,8 @@ impl Writer {
                 let _ = socket.send(text);
             }
             #[cfg(feature = "cloud")]
-            Writer::Relay(relay) => {
-                relay.send(text);
+            Writer::Status(writer) => {
+                writer.send(text);
             }
         }
     }
@@ -85,7 +85,7 @@ enum Role {
 struct State {
     core: SessionCore,
     link: Option<Link>,
-    /// The number of the primary socket (see [`Role`]; a relay pair's is 0).
+    /// The number of the primary socket (see [`Role`]; a status sockets's is 0).
     link_id: u32,
     /// The standby socket and its number.
     standby: Option<(u32, Socket)>,
@@ -231,25 +231,25 @@ impl Driver {
         }
     }
 
-    /// Takes over an open Cloud relay pair (see `transport::cloud_session`): its events go to
+    /// Takes over an open Cloud status sockets (see `transport::cloud_session`): its events go to
     /// the core from now on, and the core starts the session on it.
     #[cfg(feature = "cloud")]
-    pub fn attach_relay(&self, relay: super::relay_link::RelayLink) {
+    pub fn attach_status_link(&self, link: super::status_link::StatusLink) {
         let weak = Rc::downgrade(&self.state);
         let handler = Rc::downgrade(&self.handler);
-        let open = relay.is_open();
+        let open = link.is_open();
         // A replaced link (idle recovery) is gone already; drop it with no borrow held.
         let previous = {
             let mut state = self.state.borrow_mut();
             state.link_id = 0;
-            state.link.replace(Link::Relay(relay))
+            state.link.replace(Link::Status(link))
         };
         drop(previous);
         if open {
             self.run(|core, now| core.on_open(now));
         }
         let writer = match self.state.borrow().link.as_ref() {
-            Some(Link::Relay(relay)) => Some(relay.writer()),
+            Some(Link::Status(link)) => Some(link.writer()),
             _ => None,
         };
         if let Some(writer) = writer {

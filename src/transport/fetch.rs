@@ -89,6 +89,20 @@ impl Fetch {
         Ok(Fetch { function })
     }
 
+    /// Performs `request` once, without retries, aborted by `signal` (an `AbortSignal`).
+    pub async fn send_once(
+        &self,
+        request: &HttpRequest,
+        signal: &JsValue,
+    ) -> Result<Response, CloudError> {
+        let response = self.once(request, None, Some(signal)).await?;
+        let body = read_body(&response, request.response).await?;
+        Ok(Response {
+            status: response.status() as u16,
+            body,
+        })
+    }
+
     /// Performs `request`, retrying as the generated client does. `files`: for a multipart
     /// body, the caller's `{name, content}` list (each appended under the body's field).
     pub async fn send(
@@ -98,7 +112,7 @@ impl Fetch {
     ) -> Result<Response, CloudError> {
         let mut retry = 0;
         loop {
-            let response = self.once(request, files).await?;
+            let response = self.once(request, files, None).await?;
             let status = response.status() as u16;
             let header = |name: &str| response.headers().get(name).ok().flatten();
             let retry_after_ms = header("retry-after-ms")
@@ -130,9 +144,13 @@ impl Fetch {
         &self,
         request: &HttpRequest,
         files: Option<&JsValue>,
+        signal: Option<&JsValue>,
     ) -> Result<FetchResponse, CloudError> {
         let init = Object::new();
         set(&init, "method", &request.method.as_str().into());
+        if let Some(signal) = signal {
+            set(&init, "signal", signal);
+        }
         let headers = Object::new();
         for (name, value) in &request.headers {
             set(&headers, name, &value.into());

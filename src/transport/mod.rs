@@ -13,8 +13,8 @@ pub mod driver;
 #[cfg(feature = "cloud")]
 pub mod fetch;
 pub mod random;
-#[cfg(feature = "cloud")]
-pub mod relay_link;
 pub mod socket;
+#[cfg(feature = "cloud")]
+pub mod status_link;
 pub mod text;
 pub mod timer;

@@ -15,6 +15,8 @@
 //   offlinePolls              a new sandbox's environment reads offline for its first N polls
 //   legacySandboxes           sandbox creation does not echo conversationId (agent-scoped)
 //   dropMidTurn               both sockets close right after the next relayed stream_delta (once)
+//   malformedDecisions        the next decisions answer picks a choice its question does not have (once)
+//   decisionsDelayMs          decisions answers wait this long
 // CORS: any origin may call the REST routes (browser tests serve their page from another port).
 // and `standIn.dropSockets()` closes every relayed session now (an idle drop).
 import { createHash, randomUUID } from "node:crypto";
@@ -49,6 +51,37 @@ function environmentRecord({ id, deviceId, connectionId, connectionName, metadat
   };
 }
 
+/** The questions of a decisions request, after checking the request's shape (else a 422). */
+function decisionQuestions(body) {
+  const bad = (detail) => new HttpError(422, `invalid decision request: ${detail}`);
+  const isRecord = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!(typeof body.state === "string" || Array.isArray(body.state) || isRecord(body.state))) throw bad("state");
+  if (typeof body.model !== "string") throw bad("model");
+  for (const key of ["session_id", "user"]) if (body[key] !== undefined && typeof body[key] !== "string") throw bad(key);
+  if (body.trace !== undefined && !isRecord(body.trace)) throw bad("trace");
+  if (body.provider !== undefined && !(isRecord(body.provider) && ["boolean", "undefined"].includes(typeof body.provider.allow_fallbacks))) throw bad("provider");
+  const known = ["state", "questions", "model", "session_id", "trace", "user", "provider"];
+  const extra = Object.keys(body).find((key) => !known.includes(key));
+  if (extra) throw bad(`unknown field ${extra}`);
+  if (!isRecord(body.questions) || Object.keys(body.questions).length === 0) throw bad("questions");
+  for (const q of Object.values(body.questions)) {
+    const ok = isRecord(q) && typeof q.instructions === "string" &&
+      ((q.type === "choice" && isRecord(q.criteria)) || (q.type === "score" && Array.isArray(q.criteria)) || (q.type === "noul" && q.criteria === undefined));
+    if (!ok) throw bad("question");
+  }
+  return body.questions;
+}
+
+/** A well-formed answer to a checked question. */
+function decisionAnswer(q) {
+  if (q.type === "noul") return { type: "noul", noul: 0.25 };
+  if (q.type === "score") {
+    return { type: "score", score: 0, legend: Object.fromEntries(q.criteria.map((label, i) => [String(i), label])), probabilities: { 0: 0.9 }, confidence: 0.9 };
+  }
+  const [first] = Object.keys(q.criteria);
+  return { type: "choice", choice: first, probabilities: { [first]: 0.9 }, confidence: 0.9 };
+}
+
 /** letta-client `Model` from an app-server `list_models` entry. */
 function cloudModel(entry) {
   const context = entry.updateArgs?.context_window ?? 128_000;
@@ -79,10 +112,13 @@ export async function startCloudStandIn({ appServer, apiKey, defaultModel, timeL
     offlinePolls: 0,
     legacySandboxes: false,
     dropMidTurn: false,
+    malformedDecisions: false,
+    decisionsDelayMs: 0,
   };
   const records = {
     requests: [], unauthorized: [], connections: [], commands: [], syncs: [], acks: [], pings: [], sent: [],
     ignored: [], duplicates: [], gaps: [], drops: [], refreshes: [], terminated: [], recompiles: [], polls: [], ephemeral: [],
+    agents: [], decisions: [],
   };
   const management = new Management(appServer.url, appServer.token);
   const computers = {
@@ -110,11 +146,27 @@ export async function startCloudStandIn({ appServer, apiKey, defaultModel, timeL
 
   const routes = [
     ["POST", /^\/v1\/agents\/$/, async ({ body }) => {
+      records.agents.push(body);
+      const fields = ["name", "description", "system", "tags", "memory_blocks", "block_ids", "tools", "include_base_tools", "include_base_tool_rules"];
       const started = await management.runtimeStart({
-        create_agent: { body: { ...pick(body, ["name", "description", "system", "tags"]), model: modelFor(body.model) }, memfs: false },
+        create_agent: { body: { ...pick(body, fields), model: modelFor(body.model) }, memfs: false },
         create_conversation: {},
       });
       return started.agent;
+    }],
+    // Experimental decisions (letta-agent-sdk src/alpha/decision-types.ts): the request
+    // checked as the API types it, a fixed answer per question (the first choice, the lowest
+    // score, noul 0.25).
+    ["POST", /^\/v1\/alpha\/decisions$/, async ({ body }) => {
+      records.decisions.push(body);
+      if (faults.decisionsDelayMs > 0) await new Promise((done) => setTimeout(done, faults.decisionsDelayMs));
+      const answers = Object.fromEntries(Object.entries(decisionQuestions(body)).map(([name, q]) => [name, decisionAnswer(q)]));
+      if (faults.malformedDecisions) {
+        faults.malformedDecisions = false;
+        const [name, q] = Object.entries(body.questions).find(([, q]) => q.type === "choice") ?? [];
+        if (name) answers[name] = { ...decisionAnswer(q), choice: "not-a-criterion" };
+      }
+      return { id: `decision-${randomUUID().slice(0, 8)}`, model: body.model, provider: "stand-in", answers, usage: { input_tokens: 12, output_tokens: 3, cost: 0.0001 } };
     }],
     ["GET", /^\/v1\/agents\/$/, async ({ query }) => (await management.request("agent_list", { query })).agents ?? []],
     ["GET", /^\/v1\/agents\/([^/]+)$/, async ({ params }) => (await management.request("agent_retrieve", { agent_id: params[0] })).agent],

@@ -37,6 +37,7 @@ beforeEach(() => {
   Object.assign(standIn.faults, {
     duplicateIdempotencyKeys: false, eventSeqGap: false, streamDeltaOnControl: false,
     expireSandboxes: false, offlinePolls: 0, legacySandboxes: false, dropMidTurn: false,
+    malformedDecisions: false, decisionsDelayMs: 0,
   });
   for (const list of Object.values(standIn.records)) list.length = 0;
 });
@@ -155,6 +156,31 @@ describe("REST routes", () => {
     assert.equal((await rest(standIn, "DELETE", `/v1/agents/${runtime.agent_id}/repositories/${id}`)).status, 200);
     assert.equal((await rest(standIn, "DELETE", `/v1/repositories/${id}`)).status, 200);
     assert.equal((await rest(standIn, "GET", `/v1/repositories/${id}`)).status, 404);
+  });
+
+  it("alpha decisions: the request checked against the API's types, one well-formed answer per question", async () => {
+    const questions = {
+      pick: { type: "choice", instructions: "Which?", criteria: { a: "first", b: "second" } },
+      rate: { type: "score", instructions: "How much?", criteria: ["none", "some"] },
+      yes: { type: "noul", instructions: "Yes?" },
+    };
+    const body = { state: ["evidence"], questions, model: "~typesafe/jev-latest", session_id: "s", provider: { allow_fallbacks: true } };
+    const ok = await rest(standIn, "POST", "/v1/alpha/decisions", { body });
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(ok.body.answers, {
+      pick: { type: "choice", choice: "a", probabilities: { a: 0.9 }, confidence: 0.9 },
+      rate: { type: "score", score: 0, legend: { 0: "none", 1: "some" }, probabilities: { 0: 0.9 }, confidence: 0.9 },
+      yes: { type: "noul", noul: 0.25 },
+    });
+    assert.deepEqual(Object.keys(ok.body.usage), ["input_tokens", "output_tokens", "cost"]);
+    assert.deepEqual(standIn.records.decisions, [body]);
+    for (const bad of [{ ...body, state: 3 }, { ...body, questions: {} }, { ...body, sessionId: "camel" }, { ...body, questions: { q: { type: "noul", instructions: "i", criteria: [] } } }]) {
+      assert.equal((await rest(standIn, "POST", "/v1/alpha/decisions", { body: bad })).status, 422, JSON.stringify(bad));
+    }
+    standIn.faults.malformedDecisions = true;
+    const malformed = await rest(standIn, "POST", "/v1/alpha/decisions", { body });
+    assert.equal(malformed.body.answers.pick.choice, "not-a-criterion");
+    assert.equal(standIn.faults.malformedDecisions, false, "once");
   });
 
   it("401 for a wrong or missing key, REST and relay, without echoing any key", async () => {

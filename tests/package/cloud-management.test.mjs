@@ -85,6 +85,10 @@ test("repositories: create, files, versions, attach to an agent", async () => {
   assert.ok(files.files.some((f) => f.path === "notes/a.txt"));
   const versions = await client.repositories.versions.list(repository.id, { path: "notes/a.txt" });
   assert.ok(Array.isArray(versions) && versions.length >= 1);
+  await client.repositories.files.create(repository.id, { path: "notes/b.txt", content: "beta" });
+  const deleted = await client.repositories.files.delete(repository.id, { path: "notes/b.txt" });
+  assert.equal(deleted.success, true, "files.delete resolves with the declared result");
+  assert.match(deleted.commitSha, /\S/);
 
   const attached = await client.agents.repositories.attach(agentId, repository.id, { permissions: "read" });
   assert.equal(attached.id, repository.id);
@@ -142,6 +146,105 @@ test("options of the wrong shape are a typed LettaInvalidArgumentError naming th
   assert.equal((await counted.computers.list({ limit: 5 })).hasNextPage, false);
   assert.equal(sent.length, 1);
   await counted.close();
+});
+
+test("agents: createAgent sends the memory inputs and pinned tools in its REST body", async () => {
+  await client.createAgent({
+    model: cloud.peer.model,
+    memfs: false,
+    persona: "Cloud persona",
+    memory: [{ label: "project", value: "p" }, { blockId: "block-1" }],
+    baseTools: ["web_search"],
+  });
+  const body = cloud.standIn.records.agents.at(-1);
+  assert.deepEqual(body.memory_blocks, [{ label: "project", value: "p" }, { label: "persona", value: "Cloud persona" }]);
+  assert.deepEqual(body.block_ids, ["block-1"]);
+  assert.deepEqual([body.tools, body.include_base_tools, body.include_base_tool_rules], [["web_search"], false, false]);
+  assert.deepEqual(body.tags, ["origin:letta-code"]);
+});
+
+const questions = {
+  mood: { type: "choice", instructions: "How does the user feel?", criteria: { happy: "pleased", upset: "annoyed" } },
+  urgency: { type: "score", instructions: "How urgent is it?", criteria: ["low", "medium", "high"] },
+  refund: { type: "noul", instructions: "Does the user want a refund?" },
+};
+
+test("alpha.decisions.evaluate sends the reference's request and returns the checked answers", async () => {
+  const result = await client.alpha.decisions.evaluate({
+    state: { messages: [{ role: "user", text: "My order is late again." }] },
+    questions,
+    sessionId: "s-1",
+    trace: { source: "test" },
+    user: "u-1",
+    provider: { allowFallbacks: false },
+  });
+  const sent = cloud.standIn.records.decisions.at(-1);
+  assert.deepEqual(sent, {
+    state: { messages: [{ role: "user", text: "My order is late again." }] },
+    questions,
+    model: "~typesafe/jev-latest",
+    session_id: "s-1",
+    trace: { source: "test" },
+    user: "u-1",
+    provider: { allow_fallbacks: false },
+  });
+  assert.match(result.id, /^decision-/);
+  assert.equal(result.model, "~typesafe/jev-latest");
+  assert.deepEqual(result.answers.mood, { type: "choice", choice: "happy", probabilities: { happy: 0.9 }, confidence: 0.9 });
+  assert.deepEqual(result.answers.urgency.legend, { 0: "low", 1: "medium", 2: "high" });
+  assert.deepEqual(result.answers.refund, { type: "noul", noul: 0.25 });
+  assert.deepEqual(result.usage, { inputTokens: 12, outputTokens: 3, cost: 0.0001 });
+});
+
+test("alpha.decisions rejects a malformed response and a malformed request with the reference's texts", async () => {
+  cloud.standIn.faults.malformedDecisions = true;
+  const malformed = await rejection(client.alpha.decisions.evaluate({ state: "late order", questions }));
+  assert.equal(malformed.name, "LettaRequestError");
+  assert.equal(malformed.message, "Decisions API returned an invalid response: a choice answer selected an unknown criterion.");
+  const count = cloud.standIn.records.decisions.length;
+  const cyclic = {};
+  cyclic.self = cyclic;
+  const invalid = [
+    [{ state: 1, questions }, "state must be a string, object, or array"],
+    [{ state: cyclic, questions }, "state contains a cycle"],
+    [{ state: { n: Number.NaN }, questions }, "state contains a non-finite number"],
+    [{ state: [1, , 3], questions }, "state contains an array value that JSON would replace"],
+    [{ state: { f: undefined }, questions }, "state contains a value that JSON would omit"],
+    [{ state: "s", questions: {} }, "questions must be a non-empty object"],
+    [{ state: "s", questions: { q: { type: "choice", instructions: "i", criteria: {} } } }, 'choice question "q" must have 1 to 255 criteria'],
+    [{ state: "s", questions: { q: { type: "noul", instructions: "i", criteria: [] } } }, 'noul question "q" must not have criteria'],
+    [{ state: "s", questions: { q: { type: "rank", instructions: "i" } } }, 'question "q" has an unsupported type'],
+    [{ state: "s", questions, model: "gpt-4" }, "model must be a supported typesafe/jev identifier"],
+    [{ state: "s", questions, sessionId: "x".repeat(257) }, "sessionId must be a string of at most 256 characters"],
+    [{ state: "s", questions, provider: { allowFallbacks: "yes" } }, "provider.allowFallbacks must be a boolean"],
+  ];
+  for (const [params, detail] of invalid) {
+    const error = await rejection(client.alpha.decisions.evaluate(params));
+    assert.equal(error.name, "LettaInvalidArgumentError");
+    assert.equal(error.message, `Invalid decision request: ${detail}.`);
+  }
+  const timeout = await rejection(client.alpha.decisions.evaluate({ state: "s", questions }, { timeoutMs: 0 }));
+  assert.equal(timeout.message, "Invalid decision request: timeoutMs must be a positive finite number.");
+  assert.equal(cloud.standIn.records.decisions.length, count, "nothing was sent for a bad request");
+  const aborted = await rejection(client.alpha.decisions.evaluate({ state: "s", questions }, { signal: AbortSignal.abort() }));
+  assert.deepEqual([aborted.name, aborted.message], ["LettaConnectionError", "Request was aborted."]);
+  cloud.standIn.faults.decisionsDelayMs = 2_000;
+  try {
+    const late = await rejection(client.alpha.decisions.evaluate({ state: "s", questions }, { timeoutMs: 50 }));
+    assert.deepEqual([late.name, late.message], ["LettaTimeoutError", "Request timed out."]);
+  } finally {
+    cloud.standIn.faults.decisionsDelayMs = 0;
+  }
+});
+
+test("client.alpha is Cloud only and closes with the client", async () => {
+  const remote = new LettaAgentClient({ backend: "remote", url: "ws://127.0.0.1:9/ws" });
+  assert.throws(() => remote.alpha, { name: "LettaUnsupportedError", message: 'client.alpha is only available with backend: "cloud".' });
+  const other = new LettaAgentClient({ backend: "cloud", apiKey: cloud.apiKey, apiBaseUrl: cloud.standIn.url });
+  const { decisions } = other.alpha;
+  await other.close();
+  assert.throws(() => other.alpha, { message: "LettaAgentClient is closed" });
+  await assert.rejects(decisions.evaluate({ state: "s", questions }), { message: "LettaAgentClient is closed" });
 });
 
 test("a wrong key is a 401 APIError that does not contain the key", async () => {

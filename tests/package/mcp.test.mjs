@@ -6,6 +6,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { LettaAgentClient } from "letta-agent-wasm/client";
@@ -110,6 +111,7 @@ test("a server killed mid-session gives isError tool results; the next turn comp
     await session.ready();
     const started = childPids().filter((pid) => !before.has(pid));
     assert.equal(started.length, 1, `one stdio server child, got ${started}`);
+    assert.deepEqual((await session.mcpServerStatus()).map((s) => [s.name, s.status]), [["fs", "connected"], ["everything", "connected"]]);
     process.kill(started[0], "SIGKILL");
     assert.ok(await waitFor(() => !isRunning(started[0])), "the server died");
     const messages = await turn(
@@ -118,6 +120,10 @@ test("a server killed mid-session gives isError tool results; the next turn comp
     );
     const results = resultsByTool(messages);
     assert.equal(results.mcp__fs__read_text_file?.isError, true, JSON.stringify(messages));
+    const [fs, http] = await session.mcpServerStatus();
+    assert.equal(fs.status, "failed");
+    assert.equal(fs.error, 'MCP server "fs" is no longer connected.');
+    assert.equal(http.status, "connected");
     assert.match(results.mcp__fs__read_text_file.content, /fs/);
     assert.equal(messages.at(-1).success, true);
     // The other server still works in the next turn.
@@ -137,8 +143,38 @@ test("a server that fails to start only loses its own tools", async () => {
     assert.ok(!ready.tools.some((name) => name.startsWith("mcp__broken__")));
     const messages = await turn(session, script({ calls: [{ name: "mcp__everything__echo", args: { message: "despite broken" } }], text: "ok" }));
     assert.match(resultsByTool(messages).mcp__everything__echo?.content ?? "", /despite broken/);
+    // Each server's status, in configuration order: the broken one says why.
+    const statuses = await session.mcpServerStatus();
+    assert.deepEqual(statuses.map((s) => [s.name, s.status]), [["fs", "connected"], ["everything", "connected"], ["broken", "failed"]]);
+    assert.ok(statuses[0].tools.includes("mcp__fs__read_text_file"), JSON.stringify(statuses[0]));
+    assert.ok(statuses[1].tools.includes("mcp__everything__echo"));
+    assert.deepEqual(statuses[2].tools, []);
+    assert.match(statuses[2].error, /^MCP server "broken" failed to start: /);
+    assert.equal("error" in statuses[0], false);
   } finally {
     await session[Symbol.asyncDispose]();
+  }
+});
+
+test("a server that answers with an authorization challenge needs auth; a session without servers has none", async () => {
+  const challenge = createServer((request, response) => {
+    response.writeHead(401, { "content-type": "application/json", "www-authenticate": 'Bearer error="invalid_token"' });
+    response.end(JSON.stringify({ error: "authorization_required" }));
+  });
+  await new Promise((ready) => challenge.listen(0, "127.0.0.1", ready));
+  const url = `http://127.0.0.1:${challenge.address().port}/mcp`;
+  const session = client.createSession(agentId, { toolset: { base: "none" }, mcpServers: { locked: { type: "http", url } } });
+  const plain = client.createSession(agentId);
+  try {
+    const [locked] = await session.mcpServerStatus();
+    assert.equal(locked.status, "needs-auth", JSON.stringify(locked));
+    assert.deepEqual(locked.tools, []);
+    assert.deepEqual(await plain.mcpServerStatus(), []);
+  } finally {
+    plain.close();
+    await session[Symbol.asyncDispose]();
+    challenge.closeAllConnections();
+    await new Promise((done) => challenge.close(done));
   }
 });
 

@@ -24,7 +24,7 @@ test("client options fail with the reference texts", () => {
   throwsTyped(() => new LettaAgentClient({}), portable);
   throwsTyped(() => new LettaAgentClient({ backend: "local" }), portable);
   throwsTyped(() => new LettaAgentClient({ backend: "nope" }), "Invalid Letta Code backend 'nope'. Valid values: local, remote, cloud.");
-  // Cloud options are validated in Rust (src/cloud/config.rs) when the client is made.
+  // Cloud options are validated in Rust (crates/core/src/cloud/config.rs) when the client is made.
   assert.equal(new LettaAgentClient({ backend: "cloud", apiKey: "k" }).backend, "cloud");
   throwsTyped(() => new LettaAgentClient({ backend: "cloud", webSocketAuth: "x" }), "Invalid webSocketAuth. Valid values: header, query.");
   throwsTyped(() => new LettaAgentClient({ backend: "remote" }), "LettaAgentClient remote backend requires a non-empty url.");

@@ -19,8 +19,32 @@ import {
   createTranscriptAccumulator,
   extractStreamTextDelta,
   init,
+  type AgentFreeQueryOptions,
+  type AgentSkill,
   type AgentTool,
+  type AlphaClient,
+  type BlockReference,
   type CanUseToolCallback,
+  type CreateBlock,
+  type DecisionAnswer,
+  type DecisionChoiceAnswer,
+  type DecisionChoiceQuestion,
+  type DecisionEvaluateParams,
+  type DecisionJsonValue,
+  type DecisionNoulAnswer,
+  type DecisionNoulQuestion,
+  type DecisionQuestion,
+  type DecisionRequestOptions,
+  type DecisionResult,
+  type DecisionScoreAnswer,
+  type DecisionScoreQuestion,
+  type DecisionUsage,
+  type DecisionsClient,
+  type LettaCodePersonalityId,
+  type McpServerStatus,
+  type McpServers,
+  type MemoryItem,
+  type QueryOptions,
   type LettaCodeClientSessionOptions,
   type McpServerConfig,
   type OutputFormat,
@@ -146,6 +170,14 @@ export async function main(url: string, token: string): Promise<void> {
   console.log(cloudOptions.backend);
 
   const agentId: string = await client.createAgent({ name: "typed", model: "openai/gpt-4o", memfs: false, tags: ["sdk"], hidden: true });
+  // Memory inputs, skills, pinned tools and personality presets.
+  const project: CreateBlock = { label: "project", value: "The typed project.", description: "What we build", limit: 5000, read_only: false };
+  const shared: BlockReference = { blockId: "block-1" };
+  const memory: MemoryItem[] = [project, shared];
+  const skill: AgentSkill = { name: "greeting-card", description: "When asked for a card", instructions: "Write four lines." };
+  const personality: LettaCodePersonalityId = "memo";
+  await client.createAgent({ memory, persona: "I am typed.", human: "A typist.", skills: [skill], baseTools: ["web_search"], embedding: "openai/text-embedding-3-small" });
+  await client.createAgent({ personality, name: "Letta", description: "From a preset", model: "openai/gpt-4o" });
   const sessionOptions: LettaCodeClientSessionOptions = {
     permissionMode: "acceptEdits",
     canUseTool: approve,
@@ -162,7 +194,7 @@ export async function main(url: string, token: string): Promise<void> {
   const stateless = client.createSession(agentId, { stateless: true, permissionMode: "bypassPermissions" });
   stateless.close();
   // MCP servers and structured output.
-  const mcpServers: Record<string, McpServerConfig> = {
+  const mcpServers: McpServers = {
     files: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/work"], env: { DEBUG: "1" }, cwd: "/work" },
     remote: { type: "http", url: "https://mcp.example.test/mcp", headers: { "X-Team": "sdk" } },
     legacy: { type: "sse", url: "https://mcp.example.test/sse" },
@@ -173,10 +205,13 @@ export async function main(url: string, token: string): Promise<void> {
   if (answer.success) console.log(answer.structuredOutput);
   else if (answer.errorCode === "structured_output_error") console.log(answer.errorDetail);
   console.log(structured.sessionId);
+  const statuses: McpServerStatus[] = await structured.mcpServerStatus();
+  const entry: McpServerConfig | undefined = mcpServers.files;
+  for (const status of statuses) console.log(status.name, status.status === "needs-auth", status.tools.length, status.error ?? "", entry);
 
   const ready = await session.ready();
   console.log(ready.agentId.length, ready.conversationId, ready.model ?? "no model", ready.tools?.includes("RunLocal"));
-  const ids: (string | undefined)[] = [session.agentId, session.conversationId, session.sessionId];
+  const ids: (string | null)[] = [session.agentId, session.conversationId, session.sessionId];
   console.log(ids, session.sandbox);
 
   await session.send("no tools, say hi", { otid: "otid-1" });
@@ -279,7 +314,35 @@ export async function main(url: string, token: string): Promise<void> {
   console.log(catalog.entries.map((entry) => `${entry.id} ${entry.label} ${entry.description ?? ""}`));
 
   try {
-    client.query({ prompt: "hi", options: { model: "openai/gpt-4o", system: "You are terse." } });
+    const queryOptions: QueryOptions = { model: "openai/gpt-4o", system: "You are terse.", disableMemoryGuard: true, allowedTools: ["Read"] };
+    const legacy: AgentFreeQueryOptions = queryOptions;
+    await using query = client.query({ prompt: "hi", options: legacy });
+    for await (const message of query) console.log(message.type, query.conversationId, query.agentId);
+    // Experimental Cloud decisions (client.alpha throws on a remote client).
+    const alpha: AlphaClient = client.alpha;
+    const decisions: DecisionsClient = alpha.decisions;
+    const mood: DecisionChoiceQuestion<{ happy: string; upset: string }> = { type: "choice", instructions: "Mood?", criteria: { happy: "pleased", upset: "annoyed" } };
+    const urgency: DecisionScoreQuestion = { type: "score", instructions: "Urgency?", criteria: ["low", "high"] };
+    const refund: DecisionNoulQuestion = { type: "noul", instructions: "Refund?" };
+    const evidence: DecisionJsonValue = { messages: ["late again"] };
+    const params: DecisionEvaluateParams<{ mood: typeof mood; urgency: DecisionScoreQuestion; refund: DecisionNoulQuestion }> = {
+      state: { evidence },
+      questions: { mood, urgency, refund },
+      sessionId: "s-1",
+      trace: { source: "typed" },
+      provider: { allowFallbacks: false },
+    };
+    const request: DecisionRequestOptions = { signal: new AbortController().signal, timeoutMs: 10_000 };
+    const decision: DecisionResult<typeof params.questions> = await decisions.evaluate(params, request);
+    const choice: "happy" | "upset" = decision.answers.mood.choice;
+    const chosen: DecisionChoiceAnswer<"happy" | "upset"> = decision.answers.mood;
+    const score: DecisionScoreAnswer = decision.answers.urgency;
+    const noul: DecisionNoulAnswer = decision.answers.refund;
+    const anyAnswer: DecisionAnswer<DecisionQuestion> = noul;
+    const usage: DecisionUsage = decision.usage;
+    const inline = await client.alpha.decisions.evaluate({ state: "s", questions: { pick: { type: "choice", instructions: "i", criteria: { a: "A", b: "B" } } } });
+    const picked: "a" | "b" = inline.answers.pick.choice;
+    console.log(choice, chosen.confidence, score.legend, anyAnswer.type, usage.cost, decision.model, picked, urgency.criteria, refund.type);
     // Cloud-only clients: typed for source compatibility, they throw on this client.
     const computers = await client.computers.list({ onlineOnly: true, limit: 5 });
     const computer = computers.computers[0] ?? (await client.computers.get("device-1"));

@@ -39,6 +39,16 @@ export async function mistakes(): Promise<void> {
 
   // Agents and sessions.
   await client.createAgent({ systemPrompt: { type: "preset", preset: "default" } }); // ✗ presets are not supported
+  await client.createAgent({ personality: "grumpy" }); // ✗ not a Letta Code personality
+  await client.createAgent({ memory: ["persona"] }); // ✗ memory preset names are not supported
+  await client.createAgent({ skills: ["./skills/pdf"] }); // ✗ directory paths need the reference's Node package
+  await client.createAgent({ skills: [{ name: "pdf", instructions: "Read PDFs." }] }); // ✗ a skill needs its description
+  await client.createAgent({ baseTools: "web_search" }); // ✗ a list of tool names
+  client.query({ prompt: "hi", options: { system: "s" } }); // ✗ query() needs a model
+  client.query({ prompt: "hi", options: { model: "m", system: "s", disableMemoryGuard: "yes" } }); // ✗ a boolean
+  await client.alpha.decisions.evaluate({ state: "s", questions: { q: { type: "rank", instructions: "i" } } }); // ✗ choice, score or noul
+  const noulAnswer: number = (await client.alpha.decisions.evaluate({ state: "s", questions: { q: { type: "choice", instructions: "i", criteria: { a: "A" } } } })).answers.q.noul; // ✗ a choice answer has no noul
+  const status: "ok" = (await session.mcpServerStatus())[0].status; // ✗ connected, failed or needs-auth
   await client.createAgent({ environment: "laptop" }); // ✗ createAgent takes no environment
   const agentNumber: number = await client.createAgent(); // ✗ resolves with the id string
   client.createSession(42); // ✗ the agent id is a string
@@ -111,5 +121,5 @@ export async function mistakes(): Promise<void> {
   if (createChat({ client, agentId: "a" }).getSnapshot().status === "idle") return; // ✗ not a ChatStatus
   createChat({ client, agentId: "a", throttle: "slow" }); // ✗ "frame" or a number
   createReactNativeWebSocketConstructor(WebSocket); // ✗ needs React Native's 3-argument class
-  console.log(createReactNativeWebSocketConstructor.length, agentNumber, unsubscribeCount, frame, models);
+  console.log(createReactNativeWebSocketConstructor.length, agentNumber, unsubscribeCount, frame, models, noulAnswer, status);
 }

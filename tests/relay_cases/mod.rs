@@ -1,8 +1,0 @@
-//! The cases of `tests/relay.rs`, by concern.
-
-mod cloud;
-mod http;
-mod limits;
-mod tickets;
-mod tls;
-mod websocket;
