@@ -7,7 +7,7 @@ import { authMethods, authenticate } from "./auth.js";
 import { backendError, backendKind } from "./backend.js";
 import { parseCommand, runServerCommand } from "./commands.js";
 import { promptText, promptToContent } from "./content.js";
-import { log } from "./log.js";
+import { errorText, log } from "./log.js";
 import { configOptions, runModelCommand, switchModel } from "./models.js";
 import { PERMISSIONS_OPTION, initialMode, isMode, modeState } from "./permissions.js";
 import { replayHistory } from "./replay.js";
@@ -27,9 +27,15 @@ const dispose = (session) => session[Symbol.asyncDispose ?? Symbol.for("Symbol.a
 export function createAgentApp({ backend, agentId, env = process.env, version = "0.0.0", store = new SessionStore() }) {
   const sessions = new Map(); // sessionId → state
   const kind = backendKind(env);
+  /**
+   * The connection's: what the client offers, its context (set on connect), the model catalog
+   * (fetched once).
+   * @type {{clientCapabilities: import("@agentclientprotocol/sdk").ClientCapabilities, acp: import("@agentclientprotocol/sdk").AgentContext | undefined, models: import("letta-agent-wasm/client").LettaCodeModelEntry[] | undefined, env: NodeJS.ProcessEnv, store: SessionStore}}
+   */
   const context = { clientCapabilities: {}, acp: undefined, models: undefined, env, store };
 
-  const notify = (sessionId, update) => context.acp.notify(methods.client.session.update, { sessionId, update });
+  /** Sends a `session/update` (the connection exists before any session does). */
+  const notify = (sessionId, update) => /** @type {import("@agentclientprotocol/sdk").AgentContext} */ (context.acp).notify(methods.client.session.update, { sessionId, update });
   const connected = () => backend.catch((error) => Promise.reject(backendError(error, env)));
 
   /** The session state of an id, or a JSON-RPC "resource not found". */
@@ -45,7 +51,7 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
     if (sessionId !== undefined && !/^(local-)?conv-/.test(sessionId)) throw RequestError.invalidParams({ sessionId }, `${sessionId} is not a Letta conversation id (conv-… or local-conv-…)`);
     const { client } = await connected();
     const state = await openSession(context, { client, agentId, notify, cwd, sessionId, mcpServers }).catch((error) => {
-      if (sessionId && /not found/i.test(error?.message ?? "")) throw RequestError.resourceNotFound(sessionId);
+      if (sessionId && /not found/i.test(errorText(error))) throw RequestError.resourceNotFound(sessionId);
       throw backendError(error, env);
     });
     const displaced = sessions.get(state.id);
@@ -85,7 +91,10 @@ export function createAgentApp({ backend, agentId, env = process.env, version = 
     await notify(state.id, { sessionUpdate: "config_option_update", configOptions: configOptions(state) });
   }
 
-  /** A slash command answered without a model turn, `undefined` when `typed` is none. */
+  /**
+   * A slash command answered without a model turn, `undefined` when `typed` is none.
+   * @returns {Promise<import("@agentclientprotocol/sdk").PromptResponse | undefined>}
+   */
   async function runCommand(state, typed) {
     const command = parseCommand(typed);
     let text;

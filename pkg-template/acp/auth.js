@@ -10,6 +10,7 @@
 // (a cheap management call); a terminal method is never passed to it (ACP forbids that).
 import { spawn } from "node:child_process";
 import { RequestError } from "@agentclientprotocol/sdk";
+import { errorText } from "./log.js";
 
 export const LOGIN_METHOD = "letta-login";
 export const API_KEY_METHOD = "letta-api-key";
@@ -64,7 +65,7 @@ export async function authenticate(methodId, { kind, env, backend }) {
     const { client } = await backend;
     await client.agents.list({ limit: 1 });
   } catch (error) {
-    throw RequestError.authRequired({ methodId }, `the ${kind} backend did not accept ${variable}: ${error?.message ?? error}`);
+    throw RequestError.authRequired({ methodId }, `the ${kind} backend did not accept ${variable}: ${errorText(error)}`);
   }
   return {};
 }

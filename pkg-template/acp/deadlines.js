@@ -26,6 +26,11 @@ export class ClientTimeoutError extends Error {
 /**
  * `acp.request(method, params)` within `timeoutMs`; `signal` withdraws it early (the promise
  * then rejects with the signal's reason). `what` names the request in the timeout error.
+ * @param {import("@agentclientprotocol/sdk").AgentContext} acp
+ * @param {string} method
+ * @param {object} params
+ * @param {{timeoutMs: number, signal?: AbortSignal, what?: string}} options
+ * @returns {Promise<any>} the client's answer (typed by the caller's use of it)
  */
 export async function requestWithDeadline(acp, method, params, { timeoutMs, signal, what = method }) {
   const timeout = new AbortController();

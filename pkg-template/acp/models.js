@@ -8,6 +8,7 @@ import { permissionsOption } from "./permissions.js";
 export function configOptions(state) {
   const options = state.models.map((m) => ({ value: m.handle, name: m.label || m.handle, description: m.description ?? null }));
   if (state.model && !options.some((o) => o.value === state.model)) options.unshift({ value: state.model, name: state.model });
+  /** @type {import("@agentclientprotocol/sdk").SessionConfigOption} */
   const model = { id: "model", name: "Model", category: "model", type: "select", currentValue: state.model ?? options[0]?.value ?? "", options };
   return [permissionsOption(state.mode), model];
 }

@@ -4,7 +4,7 @@
 // a deadline (deadlines.js); a cancelled turn's question is withdrawn and answered "deny".
 import { randomUUID } from "node:crypto";
 import { IN_TURN_PERMISSION_TIMEOUT_MS, OUT_OF_TURN_PERMISSION_TIMEOUT_MS, requestWithDeadline } from "./deadlines.js";
-import { log } from "./log.js";
+import { errorText, log } from "./log.js";
 import { toolKind, toolLocations, toolTitle } from "./tool-cards.js";
 import { isInsideWorkspace } from "./workspace.js";
 
@@ -30,7 +30,10 @@ export const modeState = (currentModeId) => ({ currentModeId, availableModes: MO
 /** The config option id of the permissions select. */
 export const PERMISSIONS_OPTION = "permissions";
 
-/** The permissions select of `configOptions` (clients that render modes from config options). */
+/**
+ * The permissions select of `configOptions` (clients that render modes from config options).
+ * @returns {import("@agentclientprotocol/sdk").SessionConfigOption}
+ */
 export function permissionsOption(mode) {
   return {
     id: PERMISSIONS_OPTION,
@@ -100,8 +103,8 @@ export function permissionCallback(state, acp, { inTurnTimeoutMs = IN_TURN_PERMI
         log(`denied ${toolName}: the turn was cancelled while its permission was asked`);
         return cancelled();
       }
-      log(`denied ${toolName}: ${error?.message ?? error}`);
-      return { behavior: "deny", message: `No permission: ${error?.message ?? error}`, interrupt: true };
+      log(`denied ${toolName}: ${errorText(error)}`);
+      return { behavior: "deny", message: `No permission: ${errorText(error)}`, interrupt: true };
     }
     const outcome = response?.outcome;
     if (outcome?.outcome !== "selected") return cancelled();

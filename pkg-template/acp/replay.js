@@ -56,6 +56,8 @@ const chunk = (sessionUpdate, value) => ({ sessionUpdate, content: { type: "text
  * each replayed tool call id to its card state (so live updates do not announce it again),
  * `plan` is the PlanTracker after the replayed todo calls (its entries: the `plan` to send
  * after the updates).
+ * @param {any[]} messages
+ * @param {{cwd?: string, terminalOutput?: boolean}} [options]
  */
 export function replayHistory(messages, { cwd, terminalOutput = false } = {}) {
   const updates = [];

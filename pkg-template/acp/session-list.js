@@ -7,7 +7,7 @@
 // whose conversation cannot be read now is left out of this answer but kept (a passing
 // outage must not erase it).
 import { RequestError } from "@agentclientprotocol/sdk";
-import { log } from "./log.js";
+import { errorText, log } from "./log.js";
 
 export const SESSION_LIST_PAGE_SIZE = 50;
 const MAX_TITLE = 256;
@@ -53,7 +53,7 @@ export async function listSessions({ store, client, agentId, cwd, cursor, pageSi
       try {
         conversation = await client.conversations.retrieve(record.sessionId);
       } catch (error) {
-        log(`session/list: cannot read ${record.sessionId}: ${error?.message ?? error}`);
+        log(`session/list: cannot read ${record.sessionId}: ${errorText(error)}`);
         return undefined;
       }
       if ((conversation.agent_id && conversation.agent_id !== agentId) || conversation.archived === true) {

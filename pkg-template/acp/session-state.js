@@ -15,14 +15,45 @@ import { toolState } from "./updates.js";
 import { contextWindowOf } from "./usage.js";
 
 /**
+ * @typedef {object} Turn the prompt turn running in a session
+ * @property {boolean} cancelled set by session/cancel (and session/close)
+ * @property {AbortController} abort aborted on cancel: withdraws questions, kills terminals
+ */
+/**
+ * @typedef {object} AcpSession one ACP session
+ * @property {string} id the conversation id (= the ACP session id; set once started)
+ * @property {string} cwd
+ * @property {string} mode the permission mode
+ * @property {Set<string>} alwaysAllowed tools the user allowed for the session
+ * @property {import("letta-agent-wasm/client").TranscriptAccumulator} transcript
+ * @property {Map<string, any>} announced tool cards by tool call id
+ * @property {import("./plan.js").PlanTracker} plan
+ * @property {Map<string, string>} editorTerminals client terminals by tool call id
+ * @property {Turn | null} turn
+ * @property {import("letta-agent-wasm/client").LettaCodeModelEntry[]} models
+ * @property {string | undefined} model
+ * @property {ReturnType<typeof serverCommandsOf>} serverCommands
+ * @property {{name: string, description: string}[]} skills
+ * @property {import("./store.js").SessionStore} store
+ * @property {boolean} titled
+ * @property {import("letta-agent-wasm/client").LettaCodeSession} session
+ * @property {string} agentId
+ * @property {number | undefined} contextWindow for usage_update
+ * @property {() => void} announceCommands
+ * @property {Promise<void> | undefined} commandsAnnounced
+ */
+
+/**
  * Opens a session. `context`: the connection's {clientCapabilities, acp, models (catalog
  * cache, filled here), env, store}; `client` the backend's client; `agentId` a promise of the
  * agent; `notify(sessionId, update)`; `sessionId` the conversation to resume, if any.
+ * @returns {Promise<AcpSession>}
  */
 export async function openSession(context, { client, agentId, notify, cwd, sessionId, mcpServers }) {
   const { clientCapabilities, acp, env, store } = context;
+  /** @type {AcpSession} */
   const state = {
-    id: sessionId,
+    id: sessionId ?? "",
     cwd,
     // A loaded session keeps the mode chosen for it (another process may have set it).
     mode: initialMode((sessionId && store.get(sessionId)?.mode) || env.LETTA_ACP_PERMISSION_MODE),
@@ -36,6 +67,12 @@ export async function openSession(context, { client, agentId, notify, cwd, sessi
     skills: [],
     store,
     titled: false,
+    // Set below, once the session exists and has started.
+    session: /** @type {any} */ (undefined),
+    agentId: "",
+    contextWindow: undefined,
+    announceCommands: () => {},
+    commandsAnnounced: undefined,
   };
   const notifyThis = (update) => notify(state.id, update);
   const options = {

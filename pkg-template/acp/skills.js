@@ -41,8 +41,8 @@ function readSkill(file) {
   } catch {
     return undefined;
   }
-  const front = text.match(/^---\r?\n([\s\S]*?)\r?\n---/)?.[1];
-  const name = front?.match(/^name:\s*(.+)$/m)?.[1]?.trim().replace(/^["']|["']$/g, "");
+  const front = text.match(/^---\r?\n([\s\S]*?)\r?\n---/)?.[1] ?? "";
+  const name = front.match(/^name:\s*(.+)$/m)?.[1]?.trim().replace(/^["']|["']$/g, "");
   if (!name) return undefined;
   const description = front.match(/^description:\s*(.+)$/m)?.[1]?.trim().replace(/^["']|["']$/g, "");
   return { name, description };
@@ -76,12 +76,15 @@ function skillsIn(root) {
 /**
  * The skills of a session in `cwd`, sorted by name, each once (the project's win over the
  * user's, which win over the bundled and the server's). `serverSkills`: the device status's
- * `current_available_skills`.
+ * `current_available_skills` (anything else counts as none).
+ * @param {string} cwd
+ * @param {{env?: NodeJS.ProcessEnv, serverSkills?: unknown}} [options]
+ * @returns {{name: string, description: string}[]}
  */
 export function discoverSkills(cwd, { env = process.env, serverSkills = [] } = {}) {
   const byName = new Map();
   const add = (skill) => byName.set(skill.name, skill);
-  for (const s of serverSkills) if (typeof s?.name === "string" && SLUG.test(s.name)) add({ name: s.name, description: shortened(s.description, s.name) });
+  for (const s of Array.isArray(serverSkills) ? serverSkills : []) if (typeof s?.name === "string" && SLUG.test(s.name)) add({ name: s.name, description: shortened(s.description, s.name) });
   const bundled = bundledSkillsDir(env);
   if (bundled) skillsIn(bundled).forEach(add);
   skillsIn(join(env.HOME || homedir(), ".letta", "skills")).forEach(add);

@@ -2,11 +2,11 @@
 // SDK-hosted tool `run_in_editor_terminal` runs a command in the editor's own terminal. It goes
 // through the permission flow of any tool (canUseTool); once allowed it creates the terminal,
 // embeds it in the tool card at once (the user watches it run), waits for the exit (killing
-// the command when it runs too long or the turn is cancelled), reads the output for the agent
-// and releases the terminal. Every request has a deadline.
+// the command when it runs too long, the turn is cancelled or the session closes), reads the
+// output for the agent and releases the terminal. Every request has a deadline.
 import { isAbsolute } from "node:path";
 import { TERMINAL_REQUEST_TIMEOUT_MS, requestWithDeadline } from "./deadlines.js";
-import { log } from "./log.js";
+import { errorText, log } from "./log.js";
 
 export const TERMINAL_TOOL = "run_in_editor_terminal";
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -68,8 +68,11 @@ export function terminalTools(state, acp, capabilities, notify) {
         "Runs a command in the user's editor terminal, where they watch it, and returns its output and exit code. " +
         "Use it for commands the user should see (builds, tests, servers' first output). `command` is a shell command line unless `args` is given.",
       parameters: PARAMETERS,
-      async execute(toolCallId, args) {
+      async execute(toolCallId, args, sessionClosed) {
         const { command, args: argv, cwd, timeoutMs } = checkedArguments(args, state.cwd);
+        // The command is killed when the turn is cancelled or the session closes.
+        const stops = [state.turn?.abort.signal, sessionClosed].filter((s) => s instanceof AbortSignal);
+        const stop = stops.length > 0 ? AbortSignal.any(stops) : undefined;
         const { terminalId } = await call("terminal/create", { command, args: argv, cwd, outputByteLimit: OUTPUT_BYTE_LIMIT });
         state.editorTerminals.set(toolCallId, terminalId);
         try {
@@ -77,9 +80,9 @@ export function terminalTools(state, acp, capabilities, notify) {
           let exit;
           let stoppedBecause;
           try {
-            exit = await call("terminal/wait_for_exit", { terminalId }, { timeoutMs, signal: state.turn?.abort.signal, what: `the command ${command}` });
+            exit = await call("terminal/wait_for_exit", { terminalId }, { timeoutMs, signal: stop, what: `the command ${command}` });
           } catch (error) {
-            stoppedBecause = state.turn?.cancelled ? "the turn was cancelled" : (error?.message ?? String(error));
+            stoppedBecause = state.turn?.cancelled ? "the turn was cancelled" : sessionClosed?.aborted ? "the session closed" : errorText(error);
             await call("terminal/kill", { terminalId }).catch((e) => log(`terminal/kill failed: ${e?.message ?? e}`));
           }
           const output = await call("terminal/output", { terminalId });

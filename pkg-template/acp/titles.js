@@ -4,7 +4,7 @@
 // derived from that prompt's text (a retrieval handle, not a summary: the same on every
 // backend, no model call), written as the summary and sent to the editor as a
 // `session_info_update`; `session/list` reads it back from the conversation.
-import { log } from "./log.js";
+import { errorText, log } from "./log.js";
 
 /** Desktop's cap on conversation titles. */
 export const TITLE_MAX_LENGTH = 100;
@@ -37,6 +37,6 @@ export async function titleConversation(state, client, notify, typed) {
     await notify(state.id, { sessionUpdate: "session_info_update", title, updatedAt: new Date().toISOString() });
   } catch (error) {
     state.titled = false;
-    log(`could not title the conversation: ${error?.message ?? error}`);
+    log(`could not title the conversation: ${errorText(error)}`);
   }
 }

@@ -124,6 +124,8 @@ const text = (value) => ({ type: "content", content: { type: "text", text: value
  * The card's content once the tool returned: a diff stays the presentation of a successful
  * edit (the text is added on failure); a terminal reference comes first where the card has
  * one; otherwise the output text.
+ * @param {string} output
+ * @param {{diff?: object[], terminalId?: string, isError?: boolean}} [options]
  */
 export function resultContent(output, { diff = [], terminalId, isError = false } = {}) {
   const content = [];

@@ -25,7 +25,8 @@ async function realTarget(path) {
   for (;;) {
     try {
       return resolve(await realpath(cursor), ...missing);
-    } catch (error) {
+    } catch (caught) {
+      const error = /** @type {NodeJS.ErrnoException} */ (caught);
       if (error?.code !== "ENOENT") throw error;
       // realpath says ENOENT for a dangling symlink too: its target is anywhere, so refuse.
       const stat = await lstat(cursor).catch((e) => (e?.code === "ENOENT" ? undefined : Promise.reject(e)));
