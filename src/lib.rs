@@ -8,7 +8,7 @@
 //! The core's modules are re-exported, so the bindings and the wasm tests name them as before
 //! (`crate::session`, `letta_agent_wasm::transcript`).
 
-pub use letta_core::{cloud, json, protocol, session, transcript};
+pub use letta_core::{cloud, error, json, protocol, session, transcript};
 
 #[cfg(target_arch = "wasm32")]
 #[doc(hidden)]

@@ -148,17 +148,11 @@ export class LettaAgentClient {
 
   /** A session on a new conversation of `agentId`. Synchronous; connects on first use. */
   createSession(agentId, options = {}) {
-    if (!isNonEmptyString(agentId)) {
-      throw invalidArgument("createSession() requires a non-empty agent id.");
-    }
     return new LettaCodeSession(this.#live(), { kind: "createSession", agentId }, options);
   }
 
   /** A session on a conversation (`conv-…` / `local-conv-…`) or on an agent's default conversation. */
   resumeSession(id, options = {}) {
-    if (!isNonEmptyString(id)) {
-      throw invalidArgument("resumeSession() requires a non-empty agent id.");
-    }
     return new LettaCodeSession(this.#live(), { kind: "resumeSession", id }, options);
   }
 

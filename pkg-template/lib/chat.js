@@ -14,7 +14,7 @@
 import { chatLink } from "./session.js";
 import { applyPatch } from "./transcript.js";
 import { closedError, invalidArgument } from "./errors.js";
-import { isNonEmptyString, isObject } from "./values.js";
+import { isNonEmptyString, isObject, positiveInteger } from "./values.js";
 
 /** A hidden tab runs no animation frames: the snapshot still follows this often. */
 const HIDDEN_FRAME_MS = 100;
@@ -68,7 +68,7 @@ function chatOptions(options) {
   }
   if (sessionOptions !== undefined && !isObject(sessionOptions)) throw invalidArgument("createChat() sessionOptions must be an object.");
   if (sessionOptions?.outputFormat !== undefined) throw invalidArgument("createChat() does not support outputFormat; use a session's stream() for structured output.");
-  if (!(Number.isInteger(historyLimit) && historyLimit > 0)) throw invalidArgument("createChat() historyLimit must be a positive integer.");
+  if (!positiveInteger(historyLimit)) throw invalidArgument("createChat() historyLimit must be a positive integer.");
   if (throttle !== "frame" && !(Number.isFinite(throttle) && throttle >= 0)) {
     throw invalidArgument('createChat() throttle must be "frame" or a number of milliseconds (0: every message).');
   }

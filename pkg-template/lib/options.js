@@ -1,13 +1,16 @@
 // Validation of client options, session options and session targets, with the reference
-// SDK's error texts (spec §1.2, §1.4, §1.6, §3.1). It turns what the caller passed into the
-// normalized session configuration the Rust core reads: checking option shapes is what
-// JavaScript does in a few bytes, where the same checks cost kilobytes of WebAssembly.
+// SDK's error texts (spec §1.2, §1.4, §1.6, §3.1). This is the one home of option checks: it
+// turns what the caller passed into the normalized configuration the Rust core reads strictly
+// (its shape is documented in crates/core/src/session/options.rs). Checking option shapes is what
+// JavaScript does in a few bytes, where the same checks cost kilobytes of WebAssembly. Defaults
+// are not applied here: an option left out stays out, and the core applies its default once.
+// (Arguments of session calls, by contrast, are checked by the core: both backends share it.)
 //
 // Every function takes the JSON view of the caller's value (`JSON.parse(JSON.stringify(x))`),
 // which is what travels to the core: `undefined` members are gone, functions removed.
 
 import { invalidArgument } from "./errors.js";
-import { isNonEmptyString, isObject } from "./values.js";
+import { isNonEmptyString, isObject, positiveInteger } from "./values.js";
 
 const PORTABLE_BACKEND_ERROR =
   'The portable "@letta-ai/letta-agent-sdk/client" entry point supports backend: "remote" and backend: "cloud" only. Import from "@letta-ai/letta-agent-sdk" for local execution.';
@@ -22,19 +25,13 @@ const shown = (value) => (typeof value === "string" ? value : "?");
 const dedup = (list) => [...new Set(list)];
 const stringList = (value) => (Array.isArray(value) && value.every((item) => typeof item === "string") ? value : null);
 
-/** Absent/null → `undefined`; a positive integer → it; anything else → `null` (invalid). */
-function positiveInteger(value) {
-  if (value == null) return undefined;
-  return Number.isSafeInteger(value) && value >= 1 ? value : null;
-}
-
 /**
- * Validates `new LettaAgentClient(options)` of the remote backend (JSON view, WebSocket removed;
- * `backend: "cloud"` options are validated in Rust, crates/core/src/cloud/config.rs); returns
- * `{url, authToken, requestTimeoutMs, pinGlobalAgent}` with the URL normalized.
+ * Validates `new LettaAgentClient(options)` of the remote backend (the JSON view of the options
+ * object, WebSocket removed; `backend: "cloud"` options are validated in Rust,
+ * crates/core/src/cloud/config.rs); returns `{url, authToken, requestTimeoutMs, pinGlobalAgent}`
+ * with the URL normalized.
  */
 export function clientConfig(o) {
-  if (!isObject(o)) throw invalidArgument("LettaAgentClient options must be an object.");
   const backend = o.backend;
   if (backend == null || backend === "local") throw invalidArgument(PORTABLE_BACKEND_ERROR);
   if (backend !== "remote") {
@@ -103,13 +100,6 @@ function normalizeAppServerUrl(url) {
   return out;
 }
 
-/** Spec §1.6: legacy names are mapped; unknown values fall back to `standard`. */
-function normalizePermissionMode(mode) {
-  if (mode === "acceptEdits" || mode === "strict") return mode;
-  if (mode === "unrestricted" || mode === "bypassPermissions" || mode === "fullAccess") return "unrestricted";
-  return "standard";
-}
-
 function optionalString(o, key) {
   const value = o[key];
   if (value == null) return undefined;
@@ -118,22 +108,22 @@ function optionalString(o, key) {
 }
 
 /**
- * Validates the options of `createSession()` / `resumeSession()` / `query()` (JSON view, with
- * `hasCanUseTool` and the tool definitions); `action` names the call in error texts. Returns
- * the normalized options the core reads.
+ * Validates the options of `createSession()` / `resumeSession()` / `query()` (the JSON view that
+ * {@link splitOptions} made, with `hasCanUseTool` and the tool definitions); `action` names the
+ * call in error texts, `cloud` says whether Cloud's placement options (`computer`, `environment`,
+ * `sandbox`, `resources`: read by the Cloud start in Rust) are allowed. Returns the normalized
+ * options the core reads, without the placement options.
  */
-export function sessionOptions(o, action) {
-  if (o == null) o = {};
-  if (!isObject(o)) throw invalidArgument(`${action}() options must be an object.`);
+export function sessionOptions(o, action, cloud) {
   for (const removed of REMOVED_OPTIONS) {
     if (o[removed] != null) throw invalidArgument(`${removed} is not supported by the Letta Agent SDK.`);
   }
-  for (const cloudOnly of ["computer", "environment", "sandbox"]) {
+  for (const cloudOnly of cloud ? [] : ["computer", "environment", "sandbox"]) {
     if (o[cloudOnly] != null) {
       throw invalidArgument(`${action}() ${cloudOnly} options are only valid with backend: "cloud".`);
     }
   }
-  if (Array.isArray(o.resources) && o.resources.length > 0) {
+  if (!cloud && Array.isArray(o.resources) && o.resources.length > 0) {
     throw invalidArgument(`${action}() resources are only valid with backend: "cloud".`);
   }
   if (o.filesystemConfinement != null) {
@@ -178,7 +168,8 @@ export function sessionOptions(o, action) {
   const cwd = optionalString(o, "cwd");
   return {
     reconnect: reconnectOptions(o.reconnect),
-    permissionMode: normalizePermissionMode(o.permissionMode),
+    // Mapped (legacy names, unknown values) by the core, which maps a device-state update too.
+    permissionMode: o.permissionMode,
     cwd,
     stateless,
     skillSources,
@@ -189,6 +180,8 @@ export function sessionOptions(o, action) {
     dreaming,
     hasCanUseTool: o.hasCanUseTool === true,
     tools: toolDefinitions(o.tools),
+    // Tools answered "allow" without asking `canUseTool` (structured-output.js adds its own).
+    autoAllowedTools: [],
     // Checked by their lazily loaded modules (mcp.js, structured-output.js) before the start.
     mcpServers: o.mcpServers ?? undefined,
     outputFormat: o.outputFormat ?? undefined,
@@ -211,13 +204,13 @@ function dreamingOptions(value) {
   if (value.behavior != null) {
     throw invalidArgument("Invalid dreaming.behavior. dreaming.behavior is not supported; use dreaming.trigger.");
   }
-  const trigger = value.trigger ?? "step-count";
-  if (!DREAMING_TRIGGERS.includes(trigger)) {
+  const trigger = value.trigger ?? undefined;
+  if (trigger !== undefined && !DREAMING_TRIGGERS.includes(trigger)) {
     throw invalidArgument(`Invalid dreaming.trigger '${shown(trigger)}'. Valid values: ${DREAMING_TRIGGERS.join(", ")}.`);
   }
   const stepCount = positiveInteger(value.stepCount);
   if (stepCount === null) throw invalidArgument("Invalid dreaming.stepCount. Expected a positive integer.");
-  return { trigger, stepCount: stepCount ?? 5 };
+  return { trigger, stepCount };
 }
 
 /**
@@ -252,19 +245,14 @@ function toolsetOptions(value) {
   return { base, include };
 }
 
+const invalidTool = (i) => invalidArgument(`Invalid tools[${i}]. Expected {name, description, parameters, execute}.`);
+
+/** The definitions of the SDK-hosted tools ({@link splitOptions} checked the array and `execute`). */
 function toolDefinitions(value) {
-  if (value == null) return [];
-  if (!Array.isArray(value)) throw invalidArgument("Invalid tools. Expected an array.");
-  return value.map((tool, i) => {
-    if (!isObject(tool) || !isNonEmptyString(tool.name) || !isObject(tool.parameters)) {
-      throw invalidArgument(`Invalid tools[${i}]. Expected {name, description, parameters, execute}.`);
-    }
-    return {
-      name: tool.name,
-      label: typeof tool.label === "string" ? tool.label : tool.name,
-      description: typeof tool.description === "string" ? tool.description : "",
-      parameters: tool.parameters,
-    };
+  return (value ?? []).map((tool, i) => {
+    if (!isNonEmptyString(tool.name) || !isObject(tool.parameters)) throw invalidTool(i);
+    const text = (member) => (typeof member === "string" ? member : undefined);
+    return { name: tool.name, label: text(tool.label), description: text(tool.description), parameters: tool.parameters };
   });
 }
 
@@ -326,7 +314,6 @@ export function queryTarget(options) {
     target.conversationId = conversationId;
   } else {
     const text = (value) => (typeof value === "string" ? value : undefined);
-    const limit = contextWindowLimit;
     target.body = {
       model,
       system,
@@ -334,17 +321,18 @@ export function queryTarget(options) {
       name: text(name),
       is_subagent: typeof isSubagent === "boolean" ? isSubagent : undefined,
       model_settings: isObject(modelSettings) ? modelSettings : undefined,
-      context_window_limit: Number.isSafeInteger(limit) && limit >= 1 ? limit : undefined,
+      context_window_limit: positiveInteger(contextWindowLimit) ?? undefined,
     };
   }
   return { target, options: rest };
 }
 
-/** Splits session options into their JSON view (validated above) and the functions the session keeps (`canUseTool`, tools' `execute`). */
-export function splitOptions(options) {
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw invalidArgument("Session options must be an object.");
-  }
+/**
+ * Splits session options into their JSON view (validated by {@link sessionOptions}) and the
+ * functions the session keeps (`canUseTool`, tools' `execute`); `action` names the call.
+ */
+export function splitOptions(options, action) {
+  if (options !== undefined && !isObject(options)) throw invalidArgument(`${action}() options must be an object.`);
   const { canUseTool, tools, ...rest } = options ?? {};
   if (canUseTool !== undefined && typeof canUseTool !== "function") {
     throw invalidArgument("Invalid canUseTool. Expected a function.");
@@ -354,9 +342,7 @@ export function splitOptions(options) {
   if (tools !== undefined) {
     if (!Array.isArray(tools)) throw invalidArgument("Invalid tools. Expected an array.");
     toolDefinitions = tools.map((tool, i) => {
-      if (tool === null || typeof tool !== "object" || typeof tool.execute !== "function") {
-        throw invalidArgument(`Invalid tools[${i}]. Expected {name, description, parameters, execute}.`);
-      }
+      if (!isObject(tool) || typeof tool.execute !== "function") throw invalidTool(i);
       const { execute, ...definition } = tool;
       executors.set(definition.name, execute);
       return definition;

@@ -4,9 +4,9 @@
 // listeners) and disposal.
 
 import { wasm } from "./runtime.js";
-import { closedError, invalidArgument, LettaStateError } from "./errors.js";
+import { invalidArgument, LettaStateError } from "./errors.js";
 import { sessionOptions, sessionTarget, splitOptions } from "./options.js";
-import { asyncDisposeSymbol, isNonEmptyString, isObject, parse } from "./values.js";
+import { asyncDisposeSymbol, parse } from "./values.js";
 
 /**
  * A Rust `SessionDriver` for the validated `config` (options.js: `{url, authToken,
@@ -59,22 +59,15 @@ export class LettaCodeSession {
   /** @internal Use `client.createSession()` / `client.resumeSession()`. */
   constructor(connection, target, options) {
     this.#connection = connection;
-    this.#options = splitOptions(options);
+    const start = sessionTarget(JSON.parse(JSON.stringify(target)));
+    this.#options = splitOptions(options, start.action);
     // A Cloud connection carries its CloudClient (`cloud.client`) instead of remote options.
     const client = connection.client ?? {};
-    const start = sessionTarget(JSON.parse(JSON.stringify(target)));
-    let { plain } = this.#options;
-    let cloud;
-    if (connection.cloud) {
-      // Where a Cloud session runs (spec §1.3, §4.3–4.5) is decided in Rust (cloud::target).
-      const { computer, environment, sandbox, resources, ...rest } = plain;
-      if (rest.stateless === true && resources != null) {
-        throw invalidArgument("stateless sessions cannot set resources because it changes persisted agent configuration.");
-      }
-      cloud = { action: start.action, computer, environment, sandbox, resources };
-      plain = rest;
-    }
-    const { mcpServers, outputFormat, ...checked } = sessionOptions(plain, start.action);
+    const { plain } = this.#options;
+    const { mcpServers, outputFormat, ...checked } = sessionOptions(plain, start.action, Boolean(connection.cloud));
+    // Where a Cloud session runs (spec §1.3, §4.3–4.5) is decided in Rust (cloud::target).
+    const { computer, environment, sandbox, resources } = plain;
+    const cloud = connection.cloud ? { action: start.action, computer, environment, sandbox, resources } : undefined;
     if (mcpServers || outputFormat) this.#extras = { mcpServers, outputFormat };
     this.#config = { ...client, target: start.target, options: checked, cloud };
     this.#driver = this.#newDriver();
@@ -108,7 +101,7 @@ export class LettaCodeSession {
     }
     if (this.#closed) {
       extras.closed = extras.mcp?.close();
-      throw closedError("Session is closed");
+      throw wasm().SessionDriver.closedError();
     }
     this.#driver.release();
     this.#driver = this.#newDriver();
@@ -137,8 +130,8 @@ export class LettaCodeSession {
     if (!this.#connection.cloud) return undefined;
     this.#sandbox ??= {
       uploadFiles: async (files) => {
-        if (!Array.isArray(files)) throw invalidArgument("Cloud sandbox file upload requires at least one file.");
-        const list = files.map((file) => ({ name: file?.name, content: file?.data }));
+        // The files are checked by the core (none is "at least one file").
+        const list = Array.isArray(files) ? files.map((file) => ({ name: file?.name, content: file?.data })) : [];
         await this.#ensureInitialized();
         return parse(await this.#live().sandboxUpload(list));
       },
@@ -151,7 +144,7 @@ export class LettaCodeSession {
   }
 
   #live() {
-    if (this.#closed) throw closedError("Session is closed");
+    if (this.#closed) throw wasm().SessionDriver.closedError();
     return this.#driver;
   }
 
@@ -210,19 +203,16 @@ export class LettaCodeSession {
     return { agentId: /** @type {string} */ (info.agentId), conversationId: info.conversationId, model: info.model || undefined, tools: info.tools };
   }
 
-  /** Sends a user message; resolves once it is written (the turn streams through `stream()`). */
+  /**
+   * Sends a user message; resolves once it is written (the turn streams through `stream()`).
+   * The core checks the message and `otid` (as the reference does, once the session started).
+   */
   async send(message, options) {
-    const otid = options?.otid;
-    if (otid !== undefined && !isNonEmptyString(otid)) {
-      throw invalidArgument("send() otid must be a non-empty string");
-    }
-    if (typeof message !== "string" && !Array.isArray(message)) {
-      throw invalidArgument("send() message must be a string or an array of content parts");
-    }
     await this.#ensureInitialized();
     if (this.#connection.cloud) await this.#beforeTurn();
     const structured = this.#extras?.structured;
-    this.#live().send(JSON.stringify(structured?.begin(message) ?? message), otid, structured?.format);
+    const content = structured ? structured.begin(message) : message;
+    this.#live().send(JSON.stringify(content) ?? "null", options?.otid, structured?.format);
   }
 
   /**
@@ -310,11 +300,8 @@ export class LettaCodeSession {
   }
 
   async removeQueuedMessage(itemId) {
-    if (!isNonEmptyString(itemId)) {
-      throw invalidArgument("Invalid queue item id. Expected a non-empty string.");
-    }
     await this.#ensureInitialized();
-    return parse(await this.#live().removeQueuedMessage(itemId));
+    return parse(await this.#live().removeQueuedMessage(typeof itemId === "string" ? itemId : ""));
   }
 
   async changeDeviceState(update) {
@@ -389,25 +376,20 @@ export class LettaCodeSession {
     return parse(await this.#live().management("update_toolset", JSON.stringify(fields)));
   }
 
-  /** Raw protocol escape hatch. Without options the command is written as is. */
+  /** Raw protocol escape hatch. Without options the command is written as is. The core checks the command and `timeoutMs`. */
   async sendCommand(command, options) {
-    if (!isObject(command)) {
-      throw invalidArgument("Invalid command. Expected a protocol command object.");
-    }
     await this.#ensureInitialized();
     const driver = this.#live();
+    const json = JSON.stringify(command) ?? "null";
     const { responseType, timeoutMs, predicate } = options ?? {};
     if (responseType === undefined && timeoutMs === undefined && predicate === undefined) {
-      driver.sendRaw(JSON.stringify(command));
+      driver.sendRaw(json);
       return undefined;
     }
     if (predicate !== undefined && typeof predicate !== "function") {
       throw invalidArgument("Invalid predicate. Expected a function.");
     }
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
-      throw invalidArgument("Invalid timeoutMs. Expected a positive integer.");
-    }
-    return parse(await driver.sendCommand(JSON.stringify(command), responseType, timeoutMs ?? 0, predicate));
+    return parse(await driver.sendCommand(json, JSON.stringify({ responseType, timeoutMs }), predicate));
   }
 
   /** Advanced: sends one message and waits for its result. */

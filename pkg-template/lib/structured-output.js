@@ -83,7 +83,7 @@ export class StructuredOutputTurns {
     const external = [{ tools: tools.filter((tool) => tool.name !== TOOL) }];
     const command = { type: "runtime_external_tools_update", updates: [{ runtimes: [runtime], external_tools: external }] };
     try {
-      await driver.sendCommand(JSON.stringify(command), "runtime_external_tools_update_response", 0, undefined);
+      await driver.sendCommand(JSON.stringify(command), JSON.stringify({ responseType: "runtime_external_tools_update_response" }), undefined);
     } catch {
       // A runtime without the update keeps the tool; native mode works regardless.
     }
@@ -232,8 +232,9 @@ export class StructuredOutputTurns {
 /**
  * Validates `outputFormat` and sets up a session's structured turns (before its start):
  * registers the reserved `StructuredOutput` tool (portable mode needs it at start) in the
- * session's `options.tools` and `callbacks.executors`, and lets it run without an approval:
- * other tools still go to the caller's `canUseTool`, or without one get the reference's denial.
+ * session's `options.tools` and `callbacks.executors`, and lets it run without an approval
+ * (`options.autoAllowedTools`, decided by the core: other tools still go to the caller's
+ * `canUseTool`, or without one get the reference's denial).
  */
 export function structuredTurns(outputFormat, options, callbacks) {
   const format = outputFormatOption(outputFormat);
@@ -244,11 +245,6 @@ export function structuredTurns(outputFormat, options, callbacks) {
   const description = "Returns the final result of this turn as structured data matching the parameters' schema. Call it exactly once.";
   options.tools.push({ name: TOOL, label: TOOL, description, parameters: format.schema });
   callbacks.executors.set(TOOL, (toolCallId, args) => turns.runTool(toolCallId, args));
-  const canUseTool = callbacks.canUseTool;
-  callbacks.canUseTool = (toolName, ...rest) => {
-    if (toolName === TOOL) return { behavior: "allow" };
-    return canUseTool ? canUseTool(toolName, ...rest) : { behavior: "deny", message: "No canUseTool callback registered" };
-  };
-  options.hasCanUseTool = true;
+  options.autoAllowedTools.push(TOOL);
   return turns;
 }

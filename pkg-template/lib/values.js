@@ -6,6 +6,12 @@ export const isObject = (value) => value !== null && typeof value === "object" &
 /** A string with something besides whitespace. */
 export const isNonEmptyString = (value) => typeof value === "string" && value.trim() !== "";
 
+/** Absent/null → `undefined`; a positive safe integer → it; anything else → `null` (invalid). */
+export function positiveInteger(value) {
+  if (value == null) return undefined;
+  return Number.isSafeInteger(value) && value >= 1 ? value : null;
+}
+
 /** `JSON.parse`, passing `undefined` through. */
 export const parse = (json) => (json === undefined ? undefined : JSON.parse(json));
 

@@ -77,8 +77,7 @@ impl CloudClient {
         };
         let options = serde_wasm_bindgen::from_value::<Value>(options).map_err(|_| {
             typed_error(
-                "LettaInvalidArgumentError",
-                "invalid_argument",
+                crate::error::ErrorKind::InvalidArgument,
                 "LettaAgentClient options must be an object.",
             )
         })?;

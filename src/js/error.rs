@@ -3,6 +3,7 @@
 //! installs the module, so an error made here is an instance of the same class as one made in
 //! JavaScript. Without it (the wasm-bindgen tests) a plain `Error` with `name` and `code`.
 
+use crate::error::ErrorKind;
 use js_sys::{Function, Object, Reflect};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -18,8 +19,10 @@ pub fn set_error_factory(factory: Function) {
     FACTORY.with(|f| *f.borrow_mut() = Some(factory));
 }
 
-/// An error of class `name` (with `code` when no factory is installed) and extra `fields`.
-fn error_with(name: &str, code: &str, message: &str, fields: Option<&Object>) -> JsValue {
+/// An error of `kind`'s class (with its `name` and `code` when no factory is installed) and
+/// extra `fields`.
+fn error_with(kind: ErrorKind, message: &str, fields: Option<&Object>) -> JsValue {
+    let (name, code) = (kind.name(), kind.code());
     let made = FACTORY.with(|f| {
         let factory = f.borrow();
         let fields = fields.map_or(JsValue::UNDEFINED, JsValue::from);
@@ -40,14 +43,14 @@ fn error_with(name: &str, code: &str, message: &str, fields: Option<&Object>) ->
     error.into()
 }
 
-/// An `Error` of the class named `name` (`code` is its code, for the factory-less fallback).
-pub fn typed_error(name: &str, code: &str, message: &str) -> JsValue {
-    error_with(name, code, message, None)
+/// An `Error` of `kind`'s class.
+pub fn typed_error(kind: ErrorKind, message: &str) -> JsValue {
+    error_with(kind, message, None)
 }
 
 /// Use after close (`LettaClosedError`, `closed`).
 pub fn closed_error(message: &str) -> JsValue {
-    typed_error("LettaClosedError", "closed", message)
+    typed_error(ErrorKind::Closed, message)
 }
 
 /// A Cloud error as JS sees it: its class, with `status` (HTTP errors) or `sandboxId` and
@@ -62,5 +65,5 @@ pub fn cloud_error(error: &crate::cloud::CloudError) -> JsValue {
         let _ = Reflect::set(&fields, &"sandboxId".into(), &sandbox_id.into());
         let _ = Reflect::set(&fields, &"conversationId".into(), &conversation_id.into());
     }
-    error_with(error.name, error.code, &error.message, Some(&fields))
+    error_with(error.kind, &error.message, Some(&fields))
 }

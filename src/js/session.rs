@@ -7,7 +7,7 @@
 //! wrapper (`bench/run session`, on a loaded 2-core machine: 0.89–1.07 × `JSON.parse` of the
 //! frames with this binding, 1.21–1.35 × for the JS driver it replaced, side by side).
 
-use super::error::{closed_error, typed_error};
+use super::error::typed_error;
 use crate::session::{read_session_config, SessionConfig, SessionCore, SessionError};
 use crate::transport::driver::Driver;
 use js_sys::{Function, Promise};
@@ -169,15 +169,23 @@ impl SessionDriver {
 
     /// Writes a user turn (`content`: a string or content-part array as JSON; `response_format`:
     /// the input's structured-output format as JSON, if any).
+    /// `otid` is passed as the caller gave it: the core checks it (a non-string is an empty one).
     pub fn send(
         &self,
         content: &str,
-        otid: Option<String>,
+        otid: JsValue,
         response_format: Option<String>,
     ) -> Result<(), JsValue> {
+        let otid = (!otid.is_undefined()).then(|| otid.as_string().unwrap_or_default());
         self.sync(|core, now| {
             core.send_input(content, otid.as_deref(), response_format.as_deref(), now)
         })
+    }
+
+    /// The error of a call on a closed session, for the wrapper too (one text, the core's).
+    #[wasm_bindgen(js_name = closedError)]
+    pub fn closed_error() -> JsValue {
+        session_error(&SessionError::session_closed())
     }
 
     /// Interrupts the active turn.
@@ -266,30 +274,19 @@ impl SessionDriver {
         self.sync(|core, _| core.send_raw(command))
     }
 
-    /// `sendCommand(command, options)`: resolves with the answering frame (JSON).
-    /// `timeout_ms`: 0 for the client's default.
+    /// `sendCommand(command, options)`: resolves with the answering frame (JSON). `options`:
+    /// `{responseType?, timeoutMs?}` as JSON; the predicate, if any, judges candidate frames.
     #[wasm_bindgen(js_name = sendCommand)]
     pub fn send_command(
         &self,
         command: &str,
-        response_type: Option<String>,
-        timeout_ms: f64,
+        options: &str,
         predicate: Option<Function>,
     ) -> Promise {
-        let timeout = (timeout_ms >= 1.0).then_some(timeout_ms as u64);
         let with_predicate = predicate.is_some();
         self.call(
             predicate,
-            |core, call, now| {
-                core.send_command(
-                    call,
-                    command,
-                    response_type.as_deref(),
-                    with_predicate,
-                    timeout,
-                    now,
-                )
-            },
+            |core, call, now| core.send_command(call, command, options, with_predicate, now),
             |_, _| {},
         )
     }
@@ -382,8 +379,7 @@ impl SessionDriver {
     ) -> Result<SessionDriver, JsValue> {
         let setup = read_session_config(config).ok_or_else(|| {
             typed_error(
-                "LettaInvalidArgumentError",
-                "invalid_argument",
+                crate::error::ErrorKind::InvalidArgument,
                 "Invalid session configuration.",
             )
         })?;
@@ -438,7 +434,7 @@ impl SessionDriver {
         after: impl FnOnce(&Rc<Shared>, u32),
     ) -> Promise {
         let Some(shared) = self.live() else {
-            return Promise::reject(&closed_error("Session is closed"));
+            return Promise::reject(&SessionDriver::closed_error());
         };
         let call = shared.next_call.get().wrapping_add(1);
         shared.next_call.set(call);
@@ -461,9 +457,7 @@ impl SessionDriver {
         &self,
         step: impl FnOnce(&mut SessionCore, u64) -> Result<(), SessionError>,
     ) -> Result<(), JsValue> {
-        let shared = self
-            .live()
-            .ok_or_else(|| closed_error("Session is closed"))?;
+        let shared = self.live().ok_or_else(SessionDriver::closed_error)?;
         shared.driver.run(step).map_err(|e| session_error(&e))
     }
 }
@@ -480,5 +474,5 @@ impl Shared {
 
 /// A core error as a typed JS `Error`.
 fn session_error(error: &SessionError) -> JsValue {
-    typed_error(error.name, error.code, &error.message)
+    typed_error(error.kind, &error.message)
 }

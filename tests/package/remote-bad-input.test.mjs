@@ -149,3 +149,28 @@ test("an emitter-style socket with binary frames: UTF-8 frames are read, others 
   );
   await client.close();
 });
+
+test("bad call arguments are typed errors from the core (the reference's texts) and write nothing", async () => {
+  const { LettaClosedError, LettaInvalidArgumentError } = await import("letta-agent-wasm/client");
+  const client = new LettaAgentClient({ backend: "remote", url, authToken: "test-token", WebSocket, requestTimeoutMs: 5000, reconnect: false });
+  assert.throws(() => client.createSession(""), (e) => e instanceof LettaInvalidArgumentError && e.message === "createSession() requires a non-empty agent id.");
+  assert.throws(() => client.createSession("agent-fake", 7), (e) => e instanceof LettaInvalidArgumentError && e.message === "createSession() options must be an object.");
+  const session = client.createSession(runtime.agent_id);
+  await session.ready();
+  const written = received.length;
+  const invalid = (message) => (error) => error instanceof LettaInvalidArgumentError && error.code === "invalid_argument" && error.message === message;
+  await assert.rejects(session.send(42), invalid("send() message must be a string or an array of content parts"));
+  await assert.rejects(session.send(undefined), invalid("send() message must be a string or an array of content parts"));
+  await assert.rejects(session.send("x", { otid: 5 }), invalid("send() otid must be a non-empty string"));
+  await assert.rejects(session.send("x", { otid: " " }), invalid("send() otid must be a non-empty string"));
+  await assert.rejects(session.removeQueuedMessage(5), invalid("Invalid queue item id. Expected a non-empty string."));
+  await assert.rejects(session.sendCommand(null), invalid("Invalid command. Expected a protocol command object."));
+  await assert.rejects(session.sendCommand([1]), invalid("Invalid command. Expected a protocol command object."));
+  await assert.rejects(session.sendCommand({ type: "" }), invalid("Invalid command. Expected a non-empty type."));
+  await assert.rejects(session.sendCommand({ type: "x" }, { timeoutMs: 1.5 }), invalid("Invalid timeoutMs. Expected a positive integer."));
+  await assert.rejects(session.recoverPendingApprovals({ timeoutMs: 0 }), invalid("Invalid timeoutMs. Expected a positive integer."));
+  assert.equal(received.length, written, JSON.stringify(received.slice(written)));
+  session.close();
+  await assert.rejects(session.send("x"), (e) => e instanceof LettaClosedError && e.message === "Session is closed");
+  await client.close();
+});

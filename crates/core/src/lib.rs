@@ -7,9 +7,11 @@
 //! - [`cloud`]: Letta Cloud's REST request builders, response parsers and status sockets, and
 //!   its start and sandbox machines;
 //! - [`transcript`]: the transcript accumulator (`apply` / `rebase` / `rows` / `reset`);
-//! - [`json`]: the one JSON reader of the core (a borrowed tree) and its writer.
+//! - [`json`]: the one JSON reader of the core (a borrowed tree) and its writer;
+//! - [`error`]: the error catalogue (each kind's JS `name` and `code`).
 
 pub mod cloud;
+pub mod error;
 pub mod json;
 pub mod protocol;
 pub mod session;

@@ -27,7 +27,7 @@ use super::origin::OriginPolicy;
 use super::proxy;
 use super::rest::{self, CloudUpstream};
 use super::secret::{TicketSecret, Token};
-use super::static_files::{content_type, Resolved, StaticDir};
+use super::static_files::{self, Route, StaticDir};
 use super::tickets::{set_cookie, Tickets};
 use super::upstream::{self, Target};
 
@@ -197,6 +197,8 @@ async fn ticket(State(relay): State<Arc<Relay>>, headers: HeaderMap) -> Response
     response
 }
 
+/// The page's files (see `static_files`): `/` and `/index.html` are the page; an extension-less
+/// path that names no file is the page too (an app route); anything else `ServeDir` serves or 404.
 async fn static_file(State(relay): State<Arc<Relay>>, request: Request) -> Response {
     if request.method() != Method::GET && request.method() != Method::HEAD {
         return text(StatusCode::METHOD_NOT_ALLOWED, "method not allowed");
@@ -207,14 +209,14 @@ async fn static_file(State(relay): State<Arc<Relay>>, request: Request) -> Respo
     let Some(dir) = &relay.static_dir else {
         return text(StatusCode::NOT_FOUND, "not found");
     };
-    match dir.resolve(request.uri().path()).await {
-        Resolved::Index => index(&relay, dir).await,
-        Resolved::File(path) if path == dir.index() => index(&relay, dir).await,
-        Resolved::File(path) => match tokio::fs::read(&path).await {
-            Ok(bytes) => file_response(content_type(&path), bytes),
-            Err(_) => text(StatusCode::NOT_FOUND, "not found"),
+    match static_files::route(request.uri().path()) {
+        Route::Index => index(&relay, dir).await,
+        Route::File { name, app_route } => match dir.serve(request, &name).await {
+            Some(response) => response,
+            None if app_route => index(&relay, dir).await,
+            None => text(StatusCode::NOT_FOUND, "not found"),
         },
-        Resolved::NotFound => text(StatusCode::NOT_FOUND, "not found"),
+        Route::Refused => text(StatusCode::NOT_FOUND, "not found"),
     }
 }
 
@@ -226,8 +228,13 @@ async fn index(relay: &Relay, dir: &StaticDir) -> Response {
             "no index.html in the static directory",
         );
     };
-    let mut response = file_response("text/html; charset=utf-8", bytes);
+    let mut response = Response::new(Body::from(bytes));
     let h = response.headers_mut();
+    h.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     no_store(h);
     match relay.issue_ticket() {
         Some((cookie, _)) => {
@@ -235,14 +242,5 @@ async fn index(relay: &Relay, dir: &StaticDir) -> Response {
         }
         None => return text(StatusCode::INTERNAL_SERVER_ERROR, "cannot issue a ticket"),
     }
-    response
-}
-
-fn file_response(content_type: &'static str, bytes: Vec<u8>) -> Response {
-    let mut response = Response::new(Body::from(bytes));
-    let h = response.headers_mut();
-    h.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
-    h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }

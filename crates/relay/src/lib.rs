@@ -8,8 +8,9 @@
 //! page's `/v1/...` REST calls and its status-relay sockets with it, so a page (the demo's)
 //! uses the Cloud backend with no key of its own:
 //!
-//! - `config`: the command line; `secret`: the token and the ticket secret (never printed);
-//! - `http`: routes, static files, `/ticket`, `/healthz`, request log;
+//! - `config`: the command line (clap); `secret`: the token and the ticket secret (never printed);
+//! - `http`: routes, `/ticket`, `/healthz`, request log; `static_files`: the page's files
+//!   (tower-http's `ServeDir` behind the relay's own path and symbolic-link guards);
 //! - `origin`: the Host / Origin rules; `tickets`: the signed, stateless ticket cookies;
 //! - `limits`: open sockets, in total and per client address; `listener`: the port, closed
 //!   by the shutdown itself;
@@ -43,21 +44,18 @@ use axum::serve::ListenerExt;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::oneshot;
 
-use self::config::{parse_args, Backend, Command, Config, USAGE};
+use self::config::{parse_args, Backend, Config};
 use self::http::Relay;
 use self::secret::{TicketSecret, Token, APP_SERVER_TOKEN, CLOUD_API_KEY};
 
 /// Runs the relay with the process's arguments; returns the exit code.
 pub fn main() -> ExitCode {
-    let config = match parse_args(std::env::args().skip(1)) {
-        Ok(Command::Run(config)) => *config,
-        Ok(Command::Help) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
+    let config = match parse_args(std::env::args_os()) {
+        Ok(config) => config,
         Err(e) => {
-            eprintln!("letta-relay: {e}\n\n{USAGE}");
-            return ExitCode::from(2);
+            // `--help` and `--version` (stdout, 0) or a usage error (stderr, 2), clap's texts.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
     match start(config) {

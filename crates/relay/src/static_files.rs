@@ -1,23 +1,104 @@
-//! The page's static files: path resolution confined to the `--static` directory, content types,
-//! and the single-page-app fallback to `index.html`.
+//! The page's static files, served by tower-http's [`ServeDir`] behind two guards of ours.
+//!
+//! `ServeDir` does the HTTP side (content length, `ETag` and `Last-Modified` with conditional
+//! requests, `Range`, `HEAD`, streaming) and refuses `..`, absolute and drive-prefixed paths on
+//! its own. It does not refuse hidden names (`/.env`, `/.git/config`) and it follows symbolic
+//! links out of its directory, so:
+//!
+//! 1. [`route`] checks the request path first: every segment percent-decoded (percent-encoding's
+//!    decoder), malformed escapes, invalid UTF-8, hidden names, `.`/`..`, and a decoded `/`, `\`,
+//!    `:`, NUL or control character refuse the request (404) before any file-system call. It also
+//!    sends `/` and `/index.html` to the page (served by the caller, with its ticket cookie).
+//! 2. [`Confined`], the file-system backend `ServeDir` opens files through, canonicalizes every
+//!    path and answers "not found" for anything outside the canonical `--static` directory
+//!    (a symbolic link to `/etc/passwd`, a linked-out directory).
+//!
+//! Directories are never listed nor redirected; what `ServeDir` does not find, the caller turns
+//! into the page (an extension-less app route) or a 404.
 
+use std::future::Future;
+use std::io;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::sync::Arc;
 
-/// What a request path resolves to.
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, X_CONTENT_TYPE_OPTIONS};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::Response;
+use percent_encoding::percent_decode_str;
+use tower_http::services::fs::{Backend, TokioBackend, TokioFile};
+use tower_http::services::ServeDir;
+
+/// What a request path asks for, before any file is looked at.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Resolved {
-    /// A regular file inside the static directory.
-    File(PathBuf),
-    /// The page itself: `/`, or an extension-less path that names no file (an app route).
+pub enum Route {
+    /// The page itself: `/` or `/index.html`.
     Index,
-    /// Nothing to serve.
-    NotFound,
+    /// A file to look for; `app_route` when its last segment has no `.` (if there is no such
+    /// file, the page answers: a single-page app's own route such as `/chats/42`).
+    File {
+        /// The decoded last segment (it names the content type).
+        name: String,
+        /// No `.` in `name`.
+        app_route: bool,
+    },
+    /// A refused path (see the module doc): 404, whatever is on disk.
+    Refused,
 }
 
-/// The static directory, canonicalized once at startup.
+/// Classifies a request path (still percent-encoded, without the query).
+pub fn route(uri_path: &str) -> Route {
+    let Some(segments) = segments(uri_path) else {
+        return Route::Refused;
+    };
+    match segments.as_slice() {
+        [] => Route::Index,
+        [only] if only == "index.html" => Route::Index,
+        [.., last] => Route::File {
+            app_route: !last.contains('.'),
+            name: last.clone(),
+        },
+    }
+}
+
+/// Splits and decodes a path into safe segments; `None` if any segment is unsafe. Empty
+/// segments (`//`) are skipped, as `ServeDir` skips them.
+fn segments(uri_path: &str) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    for raw in uri_path.split('/').filter(|raw| !raw.is_empty()) {
+        if !escapes_well_formed(raw) {
+            return None;
+        }
+        let segment = percent_decode_str(raw).decode_utf8().ok()?;
+        let unsafe_segment = segment.starts_with('.')
+            || segment.contains(['/', '\\', ':'])
+            || segment.chars().any(char::is_control);
+        if unsafe_segment {
+            return None;
+        }
+        out.push(segment.into_owned());
+    }
+    Some(out)
+}
+
+/// Every `%` starts a two-digit hex escape. percent-encoding passes a malformed one (`%zz`)
+/// through as text; the relay refuses it rather than guess what the client meant.
+fn escapes_well_formed(raw: &str) -> bool {
+    raw.split('%').skip(1).all(|after| {
+        after
+            .as_bytes()
+            .get(..2)
+            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    })
+}
+
+/// The static directory: its canonical path and the `ServeDir` over it.
 #[derive(Debug, Clone)]
 pub struct StaticDir {
-    root: PathBuf,
+    root: Arc<PathBuf>,
+    files: ServeDir<tower_http::services::fs::DefaultServeDirFallback, Confined>,
 }
 
 impl StaticDir {
@@ -28,7 +109,11 @@ impl StaticDir {
         if !root.is_dir() {
             return Err(format!("--static {}: not a directory", dir.display()));
         }
-        Ok(Self { root })
+        let root = Arc::new(root);
+        let files = ServeDir::with_backend(root.as_path(), Confined { root: root.clone() })
+            .append_index_html_on_directories(false)
+            .redirect_to_trailing_slash(false);
+        Ok(Self { root, files })
     }
 
     /// The page's `index.html`.
@@ -36,70 +121,69 @@ impl StaticDir {
         self.root.join("index.html")
     }
 
-    /// Resolves a request path (still percent-encoded, without the query). Refuses `..`, `.`,
-    /// hidden names, backslashes and anything that would leave the directory, also through
-    /// symbolic links; never lists a directory.
-    pub async fn resolve(&self, uri_path: &str) -> Resolved {
-        let Some(segments) = segments(uri_path) else {
-            return Resolved::NotFound;
-        };
-        if segments.is_empty() {
-            return Resolved::Index;
-        }
-        let candidate = segments.iter().fold(self.root.clone(), |p, s| p.join(s));
-        if let Ok(real) = tokio::fs::canonicalize(&candidate).await {
-            if real.starts_with(&self.root) {
-                if let Ok(meta) = tokio::fs::metadata(&real).await {
-                    if meta.is_file() {
-                        return Resolved::File(real);
-                    }
-                }
-            }
-        }
-        let last = segments.last().map_or("", String::as_str);
-        if last.contains('.') {
-            Resolved::NotFound
-        } else {
-            Resolved::Index
-        }
-    }
-}
-
-/// Splits and percent-decodes a path into safe segments; `None` if any segment is unsafe.
-fn segments(uri_path: &str) -> Option<Vec<String>> {
-    let mut out = Vec::new();
-    for raw in uri_path.split('/') {
-        if raw.is_empty() {
-            continue;
-        }
-        let segment = percent_decode(raw)?;
-        let unsafe_segment = segment.starts_with('.')
-            || segment.contains(['/', '\\', '\0', ':'])
-            || segment.chars().any(char::is_control);
-        if unsafe_segment {
+    /// Serves the file `request` names (a GET or HEAD whose path [`route`] classified as
+    /// [`Route::File`] with `name`), or `None` if there is no such file inside the directory
+    /// (a directory, a missing file, a link out, an unreadable file).
+    pub async fn serve(&self, request: Request, name: &str) -> Option<Response> {
+        let response = self.files.clone().try_call(request).await.ok()?;
+        if response.status() == StatusCode::NOT_FOUND {
             return None;
         }
-        out.push(segment);
+        let mut response = response.map(Body::new);
+        let h = response.headers_mut();
+        // Ours rather than mime_guess's: UTF-8 text, and `.ts` (source maps' sources) as text.
+        if h.contains_key(CONTENT_TYPE) {
+            h.insert(
+                CONTENT_TYPE,
+                HeaderValue::from_static(content_type(Path::new(name))),
+            );
+        }
+        h.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        // Cached, but revalidated on every use (`ETag` / `Last-Modified` make that a 304).
+        h.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        Some(response)
     }
-    Some(out)
 }
 
-fn percent_decode(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes.get(i + 1..i + 3)?;
-            let hex = std::str::from_utf8(hex).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
+/// `ServeDir`'s file-system backend, confined to `root`: a path whose canonical form (symbolic
+/// links resolved) is outside `root` is "not found". The rest is tower-http's `tokio::fs` backend.
+#[derive(Debug, Clone)]
+pub struct Confined {
+    root: Arc<PathBuf>,
+}
+
+type Pending<T> = Pin<Box<dyn Future<Output = io::Result<T>> + Send>>;
+
+impl Confined {
+    async fn confine(root: &Path, path: &Path) -> io::Result<PathBuf> {
+        let real = tokio::fs::canonicalize(path).await?;
+        if real.starts_with(root) {
+            Ok(real)
         } else {
-            out.push(bytes[i]);
-            i += 1;
+            Err(io::ErrorKind::NotFound.into())
         }
     }
-    String::from_utf8(out).ok()
+}
+
+impl Backend for Confined {
+    type File = TokioFile;
+    type Metadata = std::fs::Metadata;
+    type OpenFuture = Pending<TokioFile>;
+    type MetadataFuture = Pending<std::fs::Metadata>;
+
+    fn open(&self, path: PathBuf) -> Self::OpenFuture {
+        let root = self.root.clone();
+        Box::pin(async move { TokioBackend.open(Self::confine(&root, &path).await?).await })
+    }
+
+    fn metadata(&self, path: PathBuf) -> Self::MetadataFuture {
+        let root = self.root.clone();
+        Box::pin(async move {
+            TokioBackend
+                .metadata(Self::confine(&root, &path).await?)
+                .await
+        })
+    }
 }
 
 /// The `Content-Type` for a file name.
@@ -132,27 +216,59 @@ pub fn content_type(path: &Path) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::{ETAG, IF_NONE_MATCH, LAST_MODIFIED, RANGE};
+    use axum::http::Method;
+
+    fn file(name: &str, app_route: bool) -> Route {
+        Route::File {
+            name: name.into(),
+            app_route,
+        }
+    }
 
     #[test]
-    fn segments_refuse_traversal_and_hidden_names() {
-        assert_eq!(segments("/").unwrap(), Vec::<String>::new());
-        assert_eq!(segments("/a/b.js").unwrap(), ["a", "b.js"]);
-        assert_eq!(segments("/a%20b//c").unwrap(), ["a b", "c"]);
+    fn routes_of_request_paths() {
+        for index in ["/", "//", "/index.html", "/index%2ehtml"] {
+            assert_eq!(route(index), Route::Index, "{index}");
+        }
+        assert_eq!(route("/a/b.js"), file("b.js", false));
+        assert_eq!(route("/a%20b//c"), file("c", true));
+        assert_eq!(route("/chats/42"), file("42", true));
+        assert_eq!(route("/pkg/mod%2Ewasm"), file("mod.wasm", false));
+        assert_eq!(route("/sub/index.html"), file("index.html", false));
+    }
+
+    #[test]
+    fn routes_refuse_traversal_hidden_names_and_odd_bytes() {
         for bad in [
             "/../x",
             "/a/../../x",
+            "/a/..",
             "/%2e%2e/x",
             "/%2E%2E%2Fx",
+            "/a/%2e%2e",
             "/a%2f..%2f..%2fx",
+            "/pkg%2fmod.wasm",
             "/..%5cx",
+            "/a%5Cb",
+            "/a\\b",
             "/.env",
+            "/%2eenv",
+            "/.git/config",
             "/a/./b",
+            "/a/%2e/b",
             "/c:%5cwindows",
+            "/c:",
             "/%00",
+            "/a.js%00.txt",
+            "/a%0ab",
+            "/a%7f",
             "/%zz",
+            "/%2",
+            "/a%",
             "/%c3%28",
         ] {
-            assert!(segments(bad).is_none(), "{bad}");
+            assert_eq!(route(bad), Route::Refused, "{bad}");
         }
     }
 
@@ -174,32 +290,93 @@ mod tests {
         assert_eq!(content_type(Path::new("x")), "application/octet-stream");
     }
 
-    #[tokio::test]
-    async fn resolution_inside_the_root_only() {
+    /// `www/` with a page, `sub/app.js`, a link out to a file and one to a directory, and a
+    /// link to a file inside; `secret.txt` beside `www/`.
+    fn scratch() -> (PathBuf, StaticDir) {
         let base = std::env::temp_dir().join(format!("letta-relay-static-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
         let root = base.join("www");
         std::fs::create_dir_all(root.join("sub")).unwrap();
         std::fs::write(root.join("index.html"), "page").unwrap();
-        std::fs::write(root.join("sub/app.js"), "js").unwrap();
+        std::fs::write(root.join("sub/app.js"), "0123456789").unwrap();
         std::fs::write(base.join("secret.txt"), "secret").unwrap();
         #[cfg(unix)]
-        std::os::unix::fs::symlink(base.join("secret.txt"), root.join("link.txt")).unwrap();
-
+        {
+            use std::os::unix::fs::symlink;
+            symlink(base.join("secret.txt"), root.join("link.txt")).unwrap();
+            symlink(&base, root.join("outside")).unwrap();
+            symlink(root.join("sub/app.js"), root.join("inside.js")).unwrap();
+        }
         let dir = StaticDir::open(&root).unwrap();
-        let real = |p: &str| Resolved::File(std::fs::canonicalize(root.join(p)).unwrap());
-        assert_eq!(dir.resolve("/").await, Resolved::Index);
-        assert_eq!(dir.resolve("/sub/app.js").await, real("sub/app.js"));
-        assert_eq!(dir.resolve("/index.html").await, real("index.html"));
-        assert_eq!(dir.resolve("/chat/42").await, Resolved::Index);
-        assert_eq!(
-            dir.resolve("/sub").await,
-            Resolved::Index,
-            "a directory is never listed"
-        );
-        assert_eq!(dir.resolve("/missing.js").await, Resolved::NotFound);
-        assert_eq!(dir.resolve("/../secret.txt").await, Resolved::NotFound);
+        (base, dir)
+    }
+
+    fn request(
+        method: Method,
+        path: &str,
+        header: Option<(axum::http::HeaderName, &str)>,
+    ) -> Request {
+        let mut builder = Request::builder().method(method).uri(path);
+        if let Some((name, value)) = header {
+            builder = builder.header(name, value);
+        }
+        builder.body(Body::empty()).unwrap()
+    }
+
+    async fn get(dir: &StaticDir, path: &str) -> Option<Response> {
+        let name = path.rsplit('/').next().unwrap();
+        dir.serve(request(Method::GET, path, None), name).await
+    }
+
+    async fn body(response: Response) -> Vec<u8> {
+        axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap()
+            .to_vec()
+    }
+
+    #[tokio::test]
+    async fn serves_files_inside_the_root_only() {
+        let (base, dir) = scratch();
+        let js = get(&dir, "/sub/app.js").await.expect("a file");
+        assert_eq!(js.status(), StatusCode::OK);
+        let h = js.headers();
+        assert_eq!(h[CONTENT_TYPE], "text/javascript; charset=utf-8");
+        assert_eq!(h[X_CONTENT_TYPE_OPTIONS], "nosniff");
+        assert_eq!(h[CACHE_CONTROL], "no-cache");
+        assert!(h.contains_key(LAST_MODIFIED));
+        let etag = h[ETAG].to_str().unwrap().to_owned();
+        assert_eq!(body(js).await, b"0123456789");
+
+        for absent in ["/sub", "/sub/", "/missing.js", "/sub/app.js/", "/chats/42"] {
+            assert!(get(&dir, absent).await.is_none(), "{absent}");
+        }
         #[cfg(unix)]
-        assert_eq!(dir.resolve("/link.txt").await, Resolved::NotFound);
+        {
+            assert!(get(&dir, "/link.txt").await.is_none(), "a link out");
+            assert!(
+                get(&dir, "/outside/secret.txt").await.is_none(),
+                "through a linked-out directory"
+            );
+            let inside = get(&dir, "/inside.js").await.expect("a link inside");
+            assert_eq!(body(inside).await, b"0123456789");
+        }
+
+        let again = request(Method::GET, "/sub/app.js", Some((IF_NONE_MATCH, &etag)));
+        let again = dir.serve(again, "app.js").await.unwrap();
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert!(body(again).await.is_empty());
+
+        let head = request(Method::HEAD, "/sub/app.js", None);
+        let head = dir.serve(head, "app.js").await.unwrap();
+        assert_eq!(head.status(), StatusCode::OK);
+        assert_eq!(head.headers()["content-length"], "10");
+        assert!(body(head).await.is_empty());
+
+        let part = request(Method::GET, "/sub/app.js", Some((RANGE, "bytes=2-4")));
+        let part = dir.serve(part, "app.js").await.unwrap();
+        assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
+        assert_eq!(body(part).await, b"234");
         std::fs::remove_dir_all(&base).unwrap();
     }
 }

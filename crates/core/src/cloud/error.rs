@@ -1,24 +1,17 @@
-//! Errors of the Cloud backend: a stable `name` and `code` for JS to branch on, the message with
-//! the reference's exact text, and the HTTP `status` for errors that came from a response.
+//! Errors of the Cloud backend: a kind of the catalogue ([`ErrorKind`], whose `name` and `code`
+//! JS code branches on), the message with the reference's exact text, and the HTTP `status` for
+//! errors that came from a response.
 //!
 //! Messages never contain the API key: builders take it from [`crate::cloud::CloudConfig`]
 //! only to put it in an `Authorization` header or the query-mode socket URL, and no error is
 //! formatted from either.
 
-/// `name` of errors the generated REST client reports for a non-2xx response.
-pub const API_ERROR: &str = "APIError";
-/// `name` of the typed sandbox-expiry error.
-pub const SANDBOX_EXPIRED_ERROR: &str = "CloudManagedSandboxExpiredError";
-/// `code` of the typed sandbox-expiry error.
-pub const SANDBOX_EXPIRED_CODE: &str = "managed_sandbox_expired";
+pub use crate::error::ErrorKind;
 
 /// A typed Cloud error.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CloudError {
-    /// The JS `error.name`.
-    pub name: &'static str,
-    /// The JS `error.code`.
-    pub code: &'static str,
+    pub kind: ErrorKind,
     /// The message (texts quoted by the spec are reproduced exactly).
     pub message: String,
     /// The HTTP status, for errors made from a response (`APIError.status`).
@@ -28,37 +21,46 @@ pub struct CloudError {
 }
 
 impl CloudError {
-    fn new(name: &'static str, code: &'static str, message: impl Into<String>) -> Self {
+    fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         CloudError {
-            name,
-            code,
+            kind,
             message: message.into(),
             status: None,
             sandbox: None,
         }
     }
 
+    /// The JS `error.name`.
+    pub fn name(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    /// The JS `error.code`.
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+
     /// Bad options or arguments given by the caller.
     pub fn invalid(message: impl Into<String>) -> Self {
-        Self::new("LettaInvalidArgumentError", "invalid_argument", message)
+        Self::new(ErrorKind::InvalidArgument, message)
     }
 
     /// A response that does not have what the call needs (a missing id, a mismatched echo).
     pub fn bad_response(message: impl Into<String>) -> Self {
-        Self::new("LettaRequestError", "request_failed", message)
+        Self::new(ErrorKind::RequestFailed, message)
     }
 
     /// A target that cannot be reached: an offline or unknown computer, a sandbox that never
     /// came online, a socket that would not open.
     pub fn connection(message: impl Into<String>) -> Self {
-        Self::new("LettaConnectionError", "connection", message)
+        Self::new(ErrorKind::Connection, message)
     }
 
     /// A non-2xx HTTP response: `<status> <body>` with `status` set.
     pub fn api(status: u16, message: impl Into<String>) -> Self {
         CloudError {
             status: Some(status),
-            ..Self::new(API_ERROR, "api_error", message)
+            ..Self::new(ErrorKind::Api, message)
         }
     }
 
@@ -68,8 +70,7 @@ impl CloudError {
             status: Some(404),
             sandbox: Some((sandbox_id.to_owned(), conversation_id.to_owned())),
             ..Self::new(
-                SANDBOX_EXPIRED_ERROR,
-                SANDBOX_EXPIRED_CODE,
+                ErrorKind::SandboxExpired,
                 format!(
                     "Cloud managed sandbox {sandbox_id} expired. Resume conversation \
                      {conversation_id} with a new SDK session and retry the turn."
@@ -86,7 +87,7 @@ impl CloudError {
 
 impl std::fmt::Display for CloudError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.name, self.message)
+        write!(f, "{}: {}", self.name(), self.message)
     }
 }
 
@@ -102,8 +103,8 @@ mod tests {
     #[test]
     fn sandbox_expired_has_the_reference_name_code_and_text() {
         let error = CloudError::sandbox_expired("sbx-1", "conv-9");
-        assert_eq!(error.name, "CloudManagedSandboxExpiredError");
-        assert_eq!(error.code, "managed_sandbox_expired");
+        assert_eq!(error.name(), "CloudManagedSandboxExpiredError");
+        assert_eq!(error.code(), "managed_sandbox_expired");
         assert_eq!(
             error.message,
             "Cloud managed sandbox sbx-1 expired. Resume conversation conv-9 with a new SDK \
@@ -116,7 +117,7 @@ mod tests {
     #[test]
     fn api_errors_carry_their_status() {
         let error = CloudError::api(500, "500 boom");
-        assert_eq!((error.name, error.status), ("APIError", Some(500)));
+        assert_eq!((error.name(), error.status), ("APIError", Some(500)));
         assert!(!error.is_not_found());
     }
 }

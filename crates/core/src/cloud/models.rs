@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn a_non_array_body_is_a_typed_error_and_a_500_keeps_its_status() {
         let error = parse_list(HttpResponse::new(200, "{}")).unwrap_err();
-        assert_eq!(error.code, "request_failed");
+        assert_eq!(error.code(), "request_failed");
         let error = parse_list(HttpResponse::new(500, r#"{"error":"down"}"#)).unwrap_err();
         assert_eq!(
             (error.status, error.message.as_str()),

@@ -12,7 +12,7 @@ fn config(options: serde_json::Value) -> CloudResult<CloudConfig> {
 fn message(options: serde_json::Value) -> String {
     let error = config(options).unwrap_err();
     assert_eq!(
-        (error.name, error.code),
+        (error.name(), error.code()),
         ("LettaInvalidArgumentError", "invalid_argument")
     );
     error.message

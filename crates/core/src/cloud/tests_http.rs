@@ -53,7 +53,7 @@ fn a_header_supplied_bearer_is_reused() {
 fn error_messages_are_status_then_body() {
     let e = api_error(500, r#"{"error":"recompile failed"}"#);
     assert_eq!(
-        (e.message.as_str(), e.status, e.name),
+        (e.message.as_str(), e.status, e.name()),
         (r#"500 {"error":"recompile failed"}"#, Some(500), "APIError")
     );
     assert_eq!(

@@ -256,18 +256,18 @@ fn a_404_refresh_is_the_typed_expiry_and_stops_the_timer() {
         panic!("{effects:?}")
     };
     assert_eq!(
-        (error.name, error.code),
+        (error.name(), error.code()),
         ("CloudManagedSandboxExpiredError", "managed_sandbox_expired")
     );
     assert_eq!(error.sandbox, Some(("sbx-1".into(), "conv-1".into())));
     assert_eq!(life.deadline(), None);
     let again = life.before_turn();
     assert!(
-        matches!(again.as_slice(), [Effect::Refreshed(Err(e))] if e.code == "managed_sandbox_expired"),
+        matches!(again.as_slice(), [Effect::Refreshed(Err(e))] if e.code() == "managed_sandbox_expired"),
         "no request, same error"
     );
     assert!(
-        matches!(life.reacquire().as_slice(), [Effect::AcquireFailed(e)] if e.code == "managed_sandbox_expired")
+        matches!(life.reacquire().as_slice(), [Effect::AcquireFailed(e)] if e.code() == "managed_sandbox_expired")
     );
 }
 

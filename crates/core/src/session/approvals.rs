@@ -52,12 +52,15 @@ pub struct Approvals {
 
 impl Approvals {
     /// Spec §1.6 `resolveAppServerToolApproval`, plus the replay rules of the cache.
+    /// `auto_allowed`: the tool is one the session allows without asking (the wrapper's own
+    /// `StructuredOutput` tool).
     pub fn dispose(
         &mut self,
         key: ApprovalKey,
         tool_name: &str,
         unrestricted: bool,
         has_callback: bool,
+        auto_allowed: bool,
     ) -> Disposition {
         if let Some((_, entry)) = self.entries.iter().find(|(k, _)| *k == key) {
             return match entry {
@@ -66,7 +69,9 @@ impl Approvals {
             };
         }
         let needs_user_input = matches!(tool_name, "AskUserQuestion" | "ExitPlanMode");
-        let decided = if needs_user_input && !has_callback {
+        let decided = if auto_allowed {
+            Some(allow())
+        } else if needs_user_input && !has_callback {
             Some(deny(NO_CALLBACK))
         } else if unrestricted && !needs_user_input {
             Some(allow())
@@ -197,28 +202,30 @@ mod tests {
     #[test]
     fn procedure_without_callback() {
         let mut a = Approvals::default();
-        let Disposition::Decide(d) = a.dispose(key("1"), "Bash", false, false) else {
+        let Disposition::Decide(d) = a.dispose(key("1"), "Bash", false, false, false) else {
             panic!()
         };
         assert_eq!(
             json(&d),
             r#"{"behavior":"deny","message":"No canUseTool callback registered"}"#
         );
-        let Disposition::Decide(d) = a.dispose(key("2"), "EnterPlanMode", false, false) else {
+        let Disposition::Decide(d) = a.dispose(key("2"), "EnterPlanMode", false, false, false)
+        else {
             panic!()
         };
         assert_eq!(
             json(&d),
             r#"{"behavior":"allow","updated_input":null,"selected_permission_suggestion_ids":[]}"#
         );
-        let Disposition::Decide(d) = a.dispose(key("3"), "Bash", true, false) else {
+        let Disposition::Decide(d) = a.dispose(key("3"), "Bash", true, false, false) else {
             panic!()
         };
         assert!(
             json(&d).contains("allow"),
             "unrestricted allows without asking"
         );
-        let Disposition::Decide(d) = a.dispose(key("4"), "AskUserQuestion", true, false) else {
+        let Disposition::Decide(d) = a.dispose(key("4"), "AskUserQuestion", true, false, false)
+        else {
             panic!()
         };
         assert!(
@@ -228,13 +235,31 @@ mod tests {
     }
 
     #[test]
+    fn auto_allowed_tools_are_never_asked() {
+        let mut a = Approvals::default();
+        for (id, has_callback) in [("1", false), ("2", true)] {
+            let Disposition::Decide(d) =
+                a.dispose(key(id), "StructuredOutput", false, has_callback, true)
+            else {
+                panic!("an auto-allowed tool is decided without asking")
+            };
+            assert!(json(&d).contains("allow"));
+        }
+        assert!(matches!(
+            a.dispose(key("3"), "Bash", false, true, false),
+            Disposition::Ask { .. }
+        ));
+    }
+
+    #[test]
     fn callback_runs_once_and_replays_resend_the_decision() {
         let mut a = Approvals::default();
-        let Disposition::Ask { handle } = a.dispose(key("perm-1"), "Bash", false, true) else {
+        let Disposition::Ask { handle } = a.dispose(key("perm-1"), "Bash", false, true, false)
+        else {
             panic!()
         };
         assert!(matches!(
-            a.dispose(key("perm-1"), "Bash", false, true),
+            a.dispose(key("perm-1"), "Bash", false, true, false),
             Disposition::Ignore
         ));
         let (k, d) = a.answer(handle, r#"{"behavior":"allow","updatedPermissions":["s1",{"suggestion_id":"s2"},{"x":1}]}"#).unwrap();
@@ -244,7 +269,8 @@ mod tests {
             r#"{"behavior":"allow","updated_input":null,"selected_permission_suggestion_ids":["s1","s2"]}"#
         );
         assert!(a.answer(handle, "{}").is_none(), "answered once");
-        let Disposition::Resend(again) = a.dispose(key("perm-1"), "Bash", false, true) else {
+        let Disposition::Resend(again) = a.dispose(key("perm-1"), "Bash", false, true, false)
+        else {
             panic!()
         };
         assert_eq!(json(&again), json(&d));
@@ -253,7 +279,8 @@ mod tests {
     #[test]
     fn a_direct_answer_wins_over_the_callback_and_counts_once() {
         let mut a = Approvals::default();
-        let Disposition::Ask { handle } = a.dispose(key("perm-7"), "Bash", false, true) else {
+        let Disposition::Ask { handle } = a.dispose(key("perm-7"), "Bash", false, true, false)
+        else {
             panic!()
         };
         let decision = a.respond(key("perm-7"), r#"{"behavior":"deny","message":"no"}"#);
@@ -267,7 +294,7 @@ mod tests {
         let recovered = a.respond(key("perm-8"), r#"{"behavior":"allow"}"#).unwrap();
         assert!(json(&recovered).contains("allow"));
         assert!(matches!(
-            a.dispose(key("perm-8"), "Bash", false, true),
+            a.dispose(key("perm-8"), "Bash", false, true, false),
             Disposition::Resend(_)
         ));
     }
@@ -297,12 +324,12 @@ mod tests {
     fn the_cache_is_bounded() {
         let mut a = Approvals::default();
         for i in 0..(APPROVAL_CACHE_SIZE + 10) {
-            a.dispose(key(&i.to_string()), "Bash", false, false);
+            a.dispose(key(&i.to_string()), "Bash", false, false, false);
         }
         assert_eq!(a.entries.len(), APPROVAL_CACHE_SIZE);
         assert!(
             matches!(
-                a.dispose(key("0"), "Bash", false, false),
+                a.dispose(key("0"), "Bash", false, false, false),
                 Disposition::Decide(_)
             ),
             "evicted"

@@ -306,9 +306,9 @@ impl SessionCore {
             return;
         };
         let options = Object::parse(options_json).unwrap_or_default();
-        let Ok(timeout) = positive_integer(options.get("timeoutMs")) else {
-            let error = SessionError::invalid("Invalid timeoutMs. Expected a positive integer.");
-            return self.complete(call, Err(error));
+        let timeout = match timeout_option(&options) {
+            Ok(timeout) => timeout,
+            Err(error) => return self.complete(call, Err(error)),
         };
         let request_id = self.ids.next("sync");
         let command = Command::Sync(Sync {
@@ -334,26 +334,30 @@ impl SessionCore {
         Ok(())
     }
 
-    /// `sendCommand(command, {responseType?, timeoutMs?, predicate?})`: writes
+    /// `sendCommand(command, {responseType?, timeoutMs?, predicate?})` (`options_json`: the
+    /// first two; `has_predicate`: the wrapper keeps the third): writes
     /// `{type, request_id, ...rest}` (a caller-supplied `request_id` wins) and settles with the
-    /// first echoing frame of `response_type` (any typed frame without one); with a predicate,
+    /// first echoing frame of `responseType` (any typed frame without one); with a predicate,
     /// echoing frames are offered as [`super::core::Effect::Candidate`]s.
     pub fn send_command(
         &mut self,
         call: CallId,
         command_json: &str,
-        response_type: Option<&str>,
+        options_json: &str,
         has_predicate: bool,
-        timeout_ms: Option<u64>,
         now: u64,
     ) {
         if !self.open_for(call) {
             return;
         }
-        let command = match validate_command(command_json) {
-            Ok(command) => command,
+        let options = Object::parse(options_json).unwrap_or_default();
+        let checked = validate_command(command_json)
+            .and_then(|command| Ok((command, timeout_option(&options)?)));
+        let (command, timeout_ms) = match checked {
+            Ok(checked) => checked,
             Err(error) => return self.complete(call, Err(error)),
         };
+        let response_type = options.get("responseType").as_str();
         let command_type = command.get("type").as_str().unwrap_or_default();
         let request_id = command
             .get("request_id")
@@ -431,6 +435,12 @@ fn command_frame(command_type: &str, request_id: &str, members: &Object<'_>) -> 
         }
     }
     crate::json::to_string(&frame)
+}
+
+/// `timeoutMs` of a call's options: absent → `None` (the request timeout), else a positive integer.
+fn timeout_option(options: &Object<'_>) -> Result<Option<u64>, SessionError> {
+    positive_integer(options.get("timeoutMs"))
+        .map_err(|_| SessionError::invalid("Invalid timeoutMs. Expected a positive integer."))
 }
 
 /// A protocol command: a non-array object with a non-empty string `type`.

@@ -95,6 +95,7 @@ impl SessionCore {
             tool_name,
             options.mode == "unrestricted",
             options.has_can_use_tool,
+            options.auto_allowed_tools.iter().any(|t| t == tool_name),
         );
         match disposition {
             Disposition::Ignore => {}

@@ -221,7 +221,9 @@ impl SessionCore {
         let coordinator = CoordinatorConfig {
             label: self.config.label.to_owned(),
             request_timeout_ms: self.config.request_timeout_ms,
-            auto_handles_tool_approvals: options.has_can_use_tool || options.mode == "unrestricted",
+            auto_handles_tool_approvals: options.has_can_use_tool
+                || !options.auto_allowed_tools.is_empty()
+                || options.mode == "unrestricted",
         };
         self.coordinator = Some(TurnCoordinator::new(coordinator, runtime.clone()));
         self.runtime = Some(runtime);

@@ -1,11 +1,17 @@
-//! The session configuration the core is created with: validated and normalized by the JS
-//! wrapper (`pkg-template/lib/options.js`, with the reference's error texts, spec §1.2, §1.4,
-//! §1.6, §3.1) and only read here. Checking the shapes of options is what JavaScript does in a
-//! few bytes; the same checks in the core cost kilobytes of WebAssembly.
+//! The session configuration the core is created with. Options have one home each:
+//! - **checks** in the JS wrapper (`pkg-template/lib/options.js`, with the reference's error
+//!   texts, spec §1.2, §1.4, §1.6, §3.1): checking the shapes of options is what JavaScript
+//!   does in a few bytes, where the same checks in the core cost kilobytes of WebAssembly;
+//! - **defaults and mappings** here, once: the wrapper leaves out what the caller left out.
 //!
-//! The configuration is JSON: `{"requestTimeoutMs"?, "target": {...}, "options": {...}}`
-//! (see [`read_session_config`]). Functions such as `canUseTool` and `tools[].execute` stay
-//! in JS; the wrapper sends `hasCanUseTool` and the tool definitions.
+//! The configuration is JSON, `{"requestTimeoutMs"?, "target": {...}, "options": {...}}`
+//! ([`read_session_config`]), and is read strictly: a member of another type counts as absent.
+//! `options` holds `permissionMode`?, `cwd`?, `stateless`?, `skillSources`? (deduplicated),
+//! `model`?, `reasoningEffort`?, `allowedTools`? (deduplicated), `toolset`? `{base?,
+//! include?}`, `dreaming`? `{trigger?, stepCount?}`, `reconnect`? (`false`, `true` or
+//! `{maxAttempts?, backoffMs?}`), `hasCanUseTool`, `tools` (`[{name, label?, description?,
+//! parameters}]`) and `autoAllowedTools` (names allowed without asking). Functions such as
+//! `canUseTool` and `tools[].execute` stay in JS.
 
 use super::core::Target;
 use super::reconnect::ReconnectPolicy;
@@ -43,6 +49,8 @@ pub struct SessionOptions {
     pub dreaming: Option<Dreaming>,
     /// A `canUseTool` callback is registered (the wrapper keeps the function).
     pub has_can_use_tool: bool,
+    /// Tools allowed without asking `canUseTool` (the wrapper's `StructuredOutput`).
+    pub auto_allowed_tools: Vec<String>,
     /// SDK-hosted tools (the wrapper keeps their `execute`).
     pub tools: Vec<ExternalToolSpec>,
     /// `reconnect`: on by default; `false` keeps one socket and ends the session on a drop.
@@ -114,8 +122,7 @@ fn strings(o: &Object<'_>, key: &str) -> Option<Vec<String>> {
 }
 
 impl SessionOptions {
-    /// The normalized options (`permissionMode`, `cwd`, `stateless`, `skillSources`, `model`,
-    /// `reasoningEffort`, `allowedTools`, `toolset`, `dreaming`, `hasCanUseTool`, `tools`).
+    /// The normalized options (see the module's documentation), with their defaults.
     pub fn read(o: &Object<'_>) -> SessionOptions {
         let mut tools = Vec::new();
         for tool in o.array("tools").unwrap_or_default() {
@@ -143,6 +150,7 @@ impl SessionOptions {
                     .unwrap_or(5),
             }),
             has_can_use_tool: o.bool("hasCanUseTool") == Some(true),
+            auto_allowed_tools: strings(o, "autoAllowedTools").unwrap_or_default(),
             tools,
             reconnect: read_reconnect(o.get("reconnect")),
         }

@@ -178,7 +178,7 @@ mod tests {
         let err =
             shape_response(Shape::UpdateModel, r#"{"success":false,"error":"nope"}"#).unwrap_err();
         assert_eq!(err.message, "nope");
-        assert_eq!(err.code, "request_failed");
+        assert_eq!(err.code(), "request_failed");
     }
 
     #[test]

@@ -64,6 +64,28 @@ async fn serves_healthz_the_page_with_a_ticket_and_static_files() {
         );
         assert_eq!(wasm.body, WASM_BYTES);
 
+        // Files carry validators: a reload revalidates (304) instead of downloading again.
+        assert_eq!(js.header("cache-control"), Some("no-cache"));
+        assert_eq!(js.header("x-content-type-options"), Some("nosniff"));
+        let etag = js.header("etag").expect("an ETag");
+        let again = relay.get("/app.js", &[("If-None-Match", etag)]);
+        assert_eq!((again.status, again.body.len()), (304, 0));
+        let head = relay.head("/pkg/mod.wasm");
+        assert_eq!(head.status, 200);
+        assert_eq!(
+            head.header("content-length"),
+            Some(WASM_BYTES.len().to_string().as_str())
+        );
+        let head = relay.head("/chats/42");
+        assert_eq!(head.status, 200);
+        head.ticket_cookie();
+        assert_eq!(relay.get("/index.html", &[]).text(), INDEX_HTML);
+        assert_eq!(
+            relay.get("/index.html", &[]).header("cache-control"),
+            Some("no-store"),
+            "the page (its cookie) is never cached"
+        );
+
         for route in ["/chats/42", "/settings", "/sub", "/sub/"] {
             let spa = relay.get(route, &[]);
             assert_eq!(
@@ -95,6 +117,9 @@ async fn serves_healthz_the_page_with_a_ticket_and_static_files() {
 async fn refuses_path_traversal_and_hidden_files() {
     within_limit(async {
         let fx = Fixture::new("traversal");
+        let www = fx.base.join("www");
+        std::os::unix::fs::symlink(fx.base.join("secret.txt"), www.join("leak.txt")).unwrap();
+        std::os::unix::fs::symlink(&fx.base, www.join("outside")).unwrap();
         let up = FakeUpstream::start(&fx.token, 0).await;
         let mut relay = start_relay(&up.url, &fx, &[]);
         for path in [
@@ -107,6 +132,20 @@ async fn refuses_path_traversal_and_hidden_files() {
             "/.env",
             "/%2eenv",
             "/../token.txt",
+            // A decoded separator or backslash inside one segment is refused, not split.
+            "/pkg%2fmod.wasm",
+            "/pkg%2F..%2F..%2Fsecret.txt",
+            "/%5c..%5csecret.txt",
+            "/pkg%5C..%5C..%5Csecret.txt",
+            "/..\\secret.txt",
+            "/pkg\\..\\..\\secret.txt",
+            "/%2e%2e%2f%2e%2e%2fsecret.txt",
+            "/app.js%00.txt",
+            "/%00",
+            "/%zz.txt",
+            // Symbolic links placed in the directory that lead out of it.
+            "/leak.txt",
+            "/outside/secret.txt",
         ] {
             let response = relay.get(path, &[]);
             assert!(
@@ -160,4 +199,55 @@ fn refuses_to_start_without_a_token() {
     let (status, output) = run_expecting_exit(&base, TokenSource::File(&absent));
     assert!(!status.success());
     assert!(output.contains("--token-file"), "{output}");
+}
+
+#[test]
+fn help_lists_every_flag_and_usage_errors_exit_with_2() {
+    let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let (status, help) = run_expecting_exit(&args(&["--help"]), TokenSource::Missing);
+    assert_eq!(status.code(), Some(0), "{help}");
+    for flag in [
+        "--listen",
+        "--static",
+        "--upstream",
+        "--token-file",
+        "--cloud",
+        "--api-key-file",
+        "--upstream-request-timeout-s",
+        "--max-body-bytes",
+        "--secret-file",
+        "--ca-file",
+        "--allow-origin",
+        "--ticket-ttl-s",
+        "--max-frame-bytes",
+        "--max-sockets",
+        "--max-sockets-per-client",
+        "--upstream-connect-timeout-s",
+        "--idle-timeout-s",
+        "--shutdown-grace-s",
+        "--ttl-s",
+    ] {
+        assert!(
+            help.contains(&format!("{flag} <")),
+            "{flag} missing:\n{help}"
+        );
+    }
+    for env in [
+        "LETTA_APP_SERVER_TOKEN",
+        "LETTA_API_KEY",
+        "LETTA_RELAY_SECRET",
+    ] {
+        assert!(help.contains(env), "{env} missing:\n{help}");
+    }
+
+    for refused in [
+        &["--upstream", "ws://127.0.0.1:9/ws", "--max-sockets", "0"][..],
+        &["--upstream", "ws://127.0.0.1:9/ws", "--frobnicate"][..],
+        &["--static", "www"][..],
+    ] {
+        let (status, output) = run_expecting_exit(&args(refused), TokenSource::Missing);
+        assert_eq!(status.code(), Some(2), "{refused:?}: {output}");
+        assert!(output.contains("error: "), "{refused:?}: {output}");
+        assert!(!output.contains("relay listening"), "{output}");
+    }
 }

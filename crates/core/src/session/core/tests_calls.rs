@@ -10,9 +10,8 @@ fn requests_time_out_with_a_typed_error() {
     core.send_command(
         4,
         r#"{"type":"no_such_command"}"#,
-        Some("no_such_command_response"),
+        r#"{"responseType":"no_such_command_response","timeoutMs":500}"#,
         false,
-        Some(500),
         100,
     );
     let sent = writes(&effects(&mut core)).remove(0);
@@ -23,8 +22,8 @@ fn requests_time_out_with_a_typed_error() {
     assert!(completion(&effects(&mut core), 4).is_none());
     core.on_tick(600);
     let error = completion(&effects(&mut core), 4).unwrap().unwrap_err();
-    assert_eq!(error.code, "timeout");
-    assert_eq!(error.name, "LettaTimeoutError");
+    assert_eq!(error.code(), "timeout");
+    assert_eq!(error.name(), "LettaTimeoutError");
     assert_eq!(error.message, format!("Timed out waiting for {id}"));
 }
 
@@ -34,9 +33,8 @@ fn send_command_keeps_a_caller_request_id_and_matches_the_response_type() {
     core.send_command(
         2,
         r#"{"type":"list_models","request_id":"mine","force":true}"#,
-        Some("list_models_response"),
+        r#"{"responseType":"list_models_response"}"#,
         false,
-        None,
         0,
     );
     assert_eq!(

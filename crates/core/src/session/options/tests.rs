@@ -6,7 +6,7 @@ fn a_session_config_is_read_as_the_wrapper_writes_it() {
         r#"{"requestTimeoutMs":500,"target":{"kind":"resumeConversation","conversationId":"conv-1"},
             "options":{"permissionMode":"unrestricted","cwd":"/w","skillSources":[],"allowedTools":["Bash"],
               "toolset":{"base":"codex","include":["a"]},"dreaming":{"trigger":"off","stepCount":3},
-              "hasCanUseTool":true,
+              "hasCanUseTool":true,"autoAllowedTools":["StructuredOutput"],
               "tools":[{"name":"t","label":"T","description":"d","parameters":{"type":"object"}}]}}"#,
     )
     .unwrap();
@@ -30,6 +30,7 @@ fn a_session_config_is_read_as_the_wrapper_writes_it() {
         })
     );
     assert!(options.has_can_use_tool);
+    assert_eq!(options.auto_allowed_tools, ["StructuredOutput"]);
     assert_eq!(options.tools.len(), 1);
     assert_eq!(options.tools[0].label, "T");
 }
@@ -53,7 +54,20 @@ fn defaults_fill_what_the_config_leaves_out() {
             ..
         }
     ));
-    assert_eq!(setup.options.dreaming.unwrap().step_count, 5);
+    let dreaming = setup.options.dreaming.unwrap();
+    assert_eq!(
+        (dreaming.trigger.as_str(), dreaming.step_count),
+        ("step-count", 5)
+    );
+    // Legacy permission modes are mapped here (the wrapper passes what the caller gave).
+    let setup = read_session_config(
+        r#"{"target":{"kind":"newConversation","agentId":"a"},
+            "options":{"permissionMode":"bypassPermissions","tools":[{"name":"t","parameters":{}}]}}"#,
+    )
+    .unwrap();
+    assert_eq!(setup.options.mode, "unrestricted");
+    let tool = &setup.options.tools[0];
+    assert_eq!((tool.label.as_str(), tool.description.as_str()), ("t", ""));
     // A management connection has no session options.
     let setup = read_session_config(
         r#"{"target":{"kind":"management"},"options":{"permissionMode":"strict"}}"#,
