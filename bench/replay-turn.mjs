@@ -160,16 +160,18 @@ export function replayTurns(capturePath, { history } = {}) {
   /**
    * One whole turn, set-up included (or `turns` of them on one session). `reconnect`: the
    * session's default second socket on the runtime, which receives every broadcast frame too
-   * (`false`: one socket, as the reference).
+   * (`false`: one socket, as the reference). `reference`: `LettaAgentClient` is the reference
+   * SDK's (one socket, no `reconnect` option; `initialize()` for `ready()`, no `client.close()`).
    */
-  async function turnOnce(LettaAgentClient, reconnect = true, turns = 1) {
+  async function turnOnce(LettaAgentClient, reconnect = true, turns = 1, reference = false) {
     received.length = 0;
     subscribed = new Set();
     bothSubscribed = new Promise((resolve) => (onBothSubscribed = resolve));
     const started = performance.now();
     const client = new LettaAgentClient({ backend: "remote", url: "ws://replay.invalid/ws", authToken: "replay", WebSocket: ReplaySocket });
-    const session = client.createSession(agentId, { reconnect, canUseTool: () => ({ behavior: "allow" }) });
-    await session.ready();
+    const allow = () => ({ behavior: "allow" });
+    const session = client.createSession(agentId, reference ? { canUseTool: allow } : { reconnect, canUseTool: allow });
+    await (reference ? session.initialize() : session.ready());
     // The standby subscribes right after the start; wait for it so that it sees the whole turn.
     if (reconnect) await bothSubscribed;
     let messages = 0;
@@ -185,7 +187,7 @@ export function replayTurns(capturePath, { history } = {}) {
       if (result?.success !== true) throw new Error(`the replayed turn did not succeed: ${JSON.stringify(result)}`);
     }
     session.close();
-    await client.close();
+    if (!reference) await client.close();
     const elapsed = performance.now() - started;
     return { elapsed, messages, frames: [...received] };
   }

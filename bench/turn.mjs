@@ -9,11 +9,16 @@
 // `send()`, `stream()` drained, close. Side by side in the same process: `JSON.parse` of the
 // same received frames. Prints µs per received frame (median of the runs) and the ratio; then
 // the same for sessions of several turns (BENCH_SESSION_TURNS, 5), whose set-up (the standby
-// socket's included) is paid once per session.
+// socket's included) is paid once per session. With LETTA_REF_CLIENT (the reference SDK's
+// `/client` entry, e.g. ../shared/reference/ref-client.mjs; optional), the reference's session on
+// the same replay is measured in the same rounds, and the ratios reference / ours printed.
 //
 //   node bench/turn.mjs [capture.jsonl]
+import { pathToFileURL } from "node:url";
 import { LettaAgentClient } from "letta-agent-wasm/client";
 import { median, parseOnce, replayTurns } from "./replay-turn.mjs";
+
+const reference = process.env.LETTA_REF_CLIENT ? await import(pathToFileURL(process.env.LETTA_REF_CLIENT).href) : null;
 
 const capturePath = process.argv[2] ?? new URL("../../tests/captures/real-app-server-turn.jsonl", import.meta.url);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -22,6 +27,7 @@ const SESSION_TURNS = Number(process.env.BENCH_SESSION_TURNS ?? 5);
 
 const { turnOnce: replay } = replayTurns(capturePath);
 const turnOnce = (reconnect, turns = 1) => replay(LettaAgentClient, reconnect, turns);
+const referenceTurn = (turns = 1) => replay(reference.LettaAgentClient, false, turns, true);
 
 const sample = await turnOnce(false);
 const frames = sample.frames;
@@ -32,56 +38,57 @@ console.log(
 );
 for (let i = 0; i < 30; i++) {
   await turnOnce(i % 2 === 0);
+  if (reference) await referenceTurn();
   parseOnce(frames);
 }
 
-/**
- * The orders the three measured things run in, one per iteration in turn (iterations are
- * rounded up to whole rounds): each runs in each place equally often. In one fixed order, the
- * first after the others' garbage paid for part of it: two sockets first measured 1.73–1.80 ×
- * `JSON.parse`, and 1.52–1.69 × when one socket went first (the one-socket figure moved the
- * other way).
- */
-const ORDERS = [
-  ["two", "one", "parse"],
-  ["one", "parse", "two"],
-  ["parse", "two", "one"],
-  ["two", "parse", "one"],
-  ["parse", "one", "two"],
-  ["one", "two", "parse"],
-];
+/** Every order of `items`. */
+const permutations = (items) =>
+  items.length <= 1 ? [items] : items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
 
-/** µs per received frame (medians of the runs): two sockets, one socket, `JSON.parse`. */
+/**
+ * The orders the measured things run in, one per iteration in turn (iterations are rounded up
+ * to whole rounds): each runs in each place equally often. In one fixed order, the first after
+ * the others' garbage paid for part of it (bench/RESULTS.md).
+ */
+const ORDERS = permutations(reference ? ["two", "one", "parse", "ref"] : ["two", "one", "parse"]);
+
+/** µs per received frame (medians of the runs) of each measured thing. */
 async function measure(turns, frames, atLeast) {
   const iterations = Math.ceil(atLeast / ORDERS.length) * ORDERS.length;
-  const ours = [];
-  const single = [];
-  const parse = [];
+  const perRun = { two: [], one: [], parse: [], ref: [] };
   for (let run = 0; run < RUNS; run++) {
-    const total = { two: 0, one: 0, parse: 0 };
+    const total = { two: 0, one: 0, parse: 0, ref: 0 };
     for (let i = 0; i < iterations; i++) {
       for (const which of ORDERS[i % ORDERS.length]) {
         if (which === "parse") total.parse += parseOnce(frames).elapsed;
+        else if (which === "ref") total.ref += (await referenceTurn(turns)).elapsed;
         else total[which] += (await turnOnce(which === "two", turns)).elapsed;
       }
     }
-    ours.push((total.two * 1000) / (iterations * frames.length));
-    single.push((total.one * 1000) / (iterations * frames.length));
-    parse.push((total.parse * 1000) / (iterations * frames.length));
+    for (const which of Object.keys(total)) perRun[which].push((total[which] * 1000) / (iterations * frames.length));
   }
-  return [median(ours), median(single), median(parse)];
+  return Object.fromEntries(Object.entries(perRun).map(([which, values]) => [which, values.length ? median(values) : NaN]));
 }
 
-const [oursUs, singleUs, parseUs] = await measure(1, frames, ITERATIONS);
-console.log(`whole turn, two sockets (the default; ${sample.messages} SDKMessages): ${oursUs.toFixed(3)} µs/received frame`);
-console.log(`whole turn, one socket (reconnect: false):          ${singleUs.toFixed(3)} µs/received frame`);
-console.log(`JSON.parse of the same frames:                      ${parseUs.toFixed(3)} µs/frame`);
-console.log(`ratio turn / JSON.parse: ${(oursUs / parseUs).toFixed(2)} with the second socket, ${(singleUs / parseUs).toFixed(2)} without (target ≤ 1.50)`);
+/** The reference's time over ours (above 1: ours is faster). */
+function versusReference(us) {
+  if (!reference) return;
+  console.log(`  reference ${us.ref.toFixed(3)} µs/received frame; reference / ours: ${(us.ref / us.two).toFixed(2)} × with two sockets, ${(us.ref / us.one).toFixed(2)} × with one`);
+}
+
+const one = await measure(1, frames, ITERATIONS);
+console.log(`whole turn, two sockets (the default; ${sample.messages} SDKMessages): ${one.two.toFixed(3)} µs/received frame`);
+console.log(`whole turn, one socket (reconnect: false):          ${one.one.toFixed(3)} µs/received frame`);
+console.log(`JSON.parse of the same frames:                      ${one.parse.toFixed(3)} µs/frame`);
+console.log(`ratio turn / JSON.parse: ${(one.two / one.parse).toFixed(2)} with the second socket, ${(one.one / one.parse).toFixed(2)} without (target ≤ 1.50)`);
+versusReference(one);
 
 if (SESSION_TURNS > 1) {
   const session = (await turnOnce(false, SESSION_TURNS)).frames;
-  const [oursMany, singleMany, parseMany] = await measure(SESSION_TURNS, session, Math.ceil(ITERATIONS / SESSION_TURNS));
+  const many = await measure(SESSION_TURNS, session, Math.ceil(ITERATIONS / SESSION_TURNS));
   console.log(`${SESSION_TURNS} turns per session (${session.length} received frames), set-up once per session:`);
-  console.log(`  two sockets ${oursMany.toFixed(3)} µs/received frame, one socket ${singleMany.toFixed(3)}, JSON.parse ${parseMany.toFixed(3)}`);
-  console.log(`  ratio turn / JSON.parse: ${(oursMany / parseMany).toFixed(2)} with the second socket, ${(singleMany / parseMany).toFixed(2)} without`);
+  console.log(`  two sockets ${many.two.toFixed(3)} µs/received frame, one socket ${many.one.toFixed(3)}, JSON.parse ${many.parse.toFixed(3)}`);
+  console.log(`  ratio turn / JSON.parse: ${(many.two / many.parse).toFixed(2)} with the second socket, ${(many.one / many.parse).toFixed(2)} without`);
+  versusReference(many);
 }

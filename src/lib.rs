@@ -19,9 +19,9 @@ pub mod transport;
 
 pub mod small_blocks;
 
-/// The wasm allocator: talc instead of Rust's default dlmalloc — about 6 KB less wasm
-/// (2.7 KB gzip) and faster; it grows linear memory on demand and reuses what is freed. Small
-/// blocks are recycled in front of it ([`small_blocks`]).
+/// The wasm allocator: talc instead of Rust's default dlmalloc, smaller and faster (figures in
+/// bench/RESULTS.md); it grows linear memory on demand and reuses what is freed. Small blocks
+/// are recycled in front of it ([`small_blocks`]).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: small_blocks::SmallBlocks<talc::wasm::WasmDynamicTalc> =

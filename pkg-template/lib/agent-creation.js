@@ -9,8 +9,8 @@
 // the agent's memory. `baseTools` pins the server-side tools exactly: without it the harness
 // attaches its defaults.
 //
-// Personality presets are Letta Code's (`@letta-ai/letta-code/agent-presets`: 203 KB of
-// JavaScript, 56 KB gzip, in a package whose pinned dependencies the registry cannot install).
+// Personality presets are Letta Code's (`@letta-ai/letta-code/agent-presets`, large (its size
+// is in bench/RESULTS.md) and in a package whose pinned dependencies the registry cannot install).
 // The app server builds a preset agent itself from the name (`create_agent {personality}`), so
 // the remote backend sends the name and costs no bytes; Letta Cloud has no such route and this
 // client does not bundle the presets, so Cloud rejects it.

@@ -42,7 +42,8 @@ export class LettaCodeSession {
   #connectionListeners = new Set();
   /**
    * Aborted when the session closes: the `signal` SDK-hosted tools receive. Made by the first
-   * tool call (a controller per session, aborted at close, was 4 % of a whole turn in bench/turn). @type {AbortController | null}
+   * tool call (one per session was a measurable share of a turn: bench/RESULTS.md).
+   * @type {AbortController | null}
    */
   #closing = null;
   /**

@@ -4,8 +4,7 @@
 //! through the `events` callback of the wrapper (`pkg-template/lib/session.js`).
 //!
 //! Message batches and API results cross as JSON strings, one `JSON.parse` per batch in the
-//! wrapper (`bench/run session`, on a loaded 2-core machine: 0.89–1.07 × `JSON.parse` of the
-//! frames with this binding, 1.21–1.35 × for the JS driver it replaced, side by side).
+//! wrapper (faster than the JS driver it replaced: bench/RESULTS.md, "Session pipeline").
 
 use super::error::typed_error;
 use crate::session::{read_session_config, SessionConfig, SessionCore, SessionError};
@@ -45,12 +44,11 @@ pub(super) struct Shared {
     pub(super) web_socket: Option<Function>,
     events: Function,
     /// The API calls in flight, by number: a handful at a time, so a `Vec` searched from the
-    /// end (a hash map instead cost 0.7 KB gzip of the `/client` wasm, which has a 100 KB
-    /// ceiling).
+    /// end (a hash map costs more wasm; bench/RESULTS.md, "Designs measured and left out").
     calls: RefCell<Vec<(u32, Pending)>>,
     next_call: Cell<u32>,
     /// `nextMessages()` callers waiting for a batch (their `resolve`), oldest first. Rarely
-    /// more than one: a `Vec` (a `VecDeque` cost 0.8 KB gzip of the `/client` wasm).
+    /// more than one: a `Vec` (a `VecDeque` costs more wasm; bench/RESULTS.md).
     waiters: RefCell<Vec<Function>>,
     /// A chat's transcript, fed by the session itself (see `chat`); `None` otherwise.
     transcript: RefCell<Option<crate::transcript::TranscriptAccumulator>>,
@@ -65,9 +63,8 @@ pub struct SessionDriver {
 #[wasm_bindgen]
 impl SessionDriver {
     /// `config`: `{"requestTimeoutMs"?, "target", "options"}` as the wrapper validated it
-    /// (`pkg-template/lib/options.js`), as JSON text: the same object through serde-wasm-bindgen
-    /// measured 18.7 KB gzip more for `/client` (99.1 → 117.9 KB: its `deserialize_any` links
-    /// serde's type-error formatting, floats included), for one call per session; `nonce`: the client's request-id nonce; `web_socket`:
+    /// (`pkg-template/lib/options.js`), as JSON text: serde-wasm-bindgen would link serde's
+    /// type-error formatting for one call per session (its cost: bench/RESULTS.md); `nonce`: the client's request-id nonce; `web_socket`:
     /// an injected constructor (else the browser's own); `events(kind, …)`:
     /// `("approval", handle, toolName, inputJson, contextJson)`,
     /// `("tool", handle, toolCallId, toolName, inputJson)`, `("device", statusJson)`,
@@ -425,8 +422,8 @@ impl SessionDriver {
 
     /// Starts an API call: `start(core, call, now)`, then `after(shared)`; the Promise is
     /// settled by the call's effect. Its resolvers are kept rather than a `oneshot` channel
-    /// awaited through `wasm_bindgen_futures::future_to_promise`: that measured 3.4 KB gzip
-    /// more for `/client` (99.1 → 102.5 KB), above the 100 KB ceiling.
+    /// awaited through `wasm_bindgen_futures::future_to_promise`, which costs more wasm
+    /// (bench/RESULTS.md, "Designs measured and left out").
     fn call(
         &self,
         predicate: Option<Function>,

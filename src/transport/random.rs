@@ -6,9 +6,9 @@
 use crate::session::ids::nonce_from_bytes;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-/// Random bits drawn once per module instance (0: not yet). `crypto.getRandomValues` costs
-/// about 16 µs a call in Node, a third of a client's construction in bench/turn; one draw
-/// plus a counter tells the clients of a page apart as well.
+/// Random bits drawn once per module instance (0: not yet). `crypto.getRandomValues` is slow
+/// next to a client's construction (bench/RESULTS.md); one draw plus a counter tells the
+/// clients of a page apart as well.
 static SEED: AtomicU64 = AtomicU64::new(0);
 /// Nonces handed out so far.
 static ISSUED: AtomicU64 = AtomicU64::new(0);

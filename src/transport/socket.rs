@@ -24,15 +24,15 @@ extern "C" {
     #[wasm_bindgen(method, catch)]
     fn close(this: &JsSocket) -> Result<(), JsValue>;
     /// A `message` event's payload. Not `catch`: a `MessageEvent`'s `data` never throws, and
-    /// wasm-bindgen wraps a `catch` import in a closure and an `arguments` object per call,
-    /// 6.6 KB of a one-socket turn's 90 KB of JS allocation in bench/turn (13 KB with two).
+    /// wasm-bindgen wraps a `catch` import in a closure and an `arguments` object per call, a
+    /// visible share of a turn's JS allocation (bench/RESULTS.md, "Whole turn").
     #[wasm_bindgen(method, getter)]
     fn data(this: &JsSocket) -> JsValue;
     #[wasm_bindgen(method, getter, js_name = readyState)]
     fn ready_state(this: &JsSocket) -> JsValue;
 
     /// A frame's text, for `startsWith` with a JS string argument (js-sys's takes a `&str`,
-    /// which becomes a new JS string on every call: about 0.1 µs in Node 20).
+    /// which becomes a new JS string on every call).
     type FrameText;
     #[wasm_bindgen(method, js_name = startsWith)]
     fn starts_with(this: &FrameText, prefix: &js_sys::JsString) -> bool;
@@ -64,10 +64,9 @@ const EVENTS: [&str; 4] = ["open", "message", "close", "error"];
 const ERROR: usize = 3;
 
 /// The JS strings that opening, listening to and closing a socket pass to JS, made once per
-/// wasm instance. Each string made from Rust is a `TextDecoder` call: made per socket, these
-/// 13 were 11.5 µs of a two-socket session that opens and closes (named-symbol profile), and
-/// such sessions took 0.78–0.81 × the time without them; in a one-turn session the gain is
-/// within `bench/run ab`'s noise. (+34 B gzip of `/client`.)
+/// wasm instance: each string made from Rust is a `TextDecoder` call, and made per socket these
+/// 13 were a measurable share of opening and closing one (bench/RESULTS.md, "Whole turn", and
+/// issue 40's A/B).
 struct Names {
     /// [`EVENTS`], in order.
     events: [JsValue; 4],
@@ -256,7 +255,7 @@ impl Socket {
     /// Holds (or stops holding, dropping what was held) the stream frames this socket
     /// receives instead of reporting them; other frames are dropped meanwhile. A standby
     /// socket holds: its copies of the primary's frames then cost no copy into wasm and no
-    /// step of the core (they were 40 % of the second socket's cost in bench/turn).
+    /// step of the core (most of the second socket's cost before; bench/RESULTS.md).
     pub fn hold_stream_frames(&self, hold: bool) {
         let mut held = self.held.borrow_mut();
         if hold != held.is_some() {

@@ -2,11 +2,9 @@
 //!
 //! A `String` or `&str` argument of a wasm-bindgen function is copied by the generated glue
 //! with a JavaScript loop over `charCodeAt` for as long as the text is ASCII (JSON almost
-//! always is), and only the rest goes through `encodeInto`. On the recorded turn's frames
-//! (tests/captures/real-app-server-turn.jsonl: 51 frames of about 570 bytes, Node 20) that
-//! loop takes 1.0 µs a frame, 40 % of a `JSON.parse` of the same frame; `encodeInto` over the
-//! whole text takes 0.1–0.3 µs (bench/session: 1.11 → 0.97–1.01 × `JSON.parse`). So the hot
-//! inputs (socket frames, REST bodies, the accumulator's messages and pages) cross as
+//! always is), and only the rest goes through `encodeInto`. On the recorded turn's frames that
+//! loop costs a large share of a `JSON.parse` of the same frame, and one `encodeInto` over the
+//! whole text a fraction of it (bench/RESULTS.md, "Session pipeline"). So the hot inputs (socket frames, REST bodies, the accumulator's messages and pages) cross as
 //! `JsString` and are copied here.
 
 use js_sys::{JsString, Uint8Array};

@@ -1,7 +1,7 @@
 //! The session's API calls (spec §1.5, §3.5): each validates its arguments, writes its command
 //! and registers how the response settles the call.
 
-use super::core::{Phase, SessionCore};
+use super::core::SessionCore;
 use super::error::SessionError;
 use super::options::{normalize_permission_mode, positive_integer, text};
 use super::requests::{CallId, Purpose, ResponseMatch, Shape};
@@ -129,7 +129,7 @@ impl SessionCore {
             .get("conversationId")
             .non_empty_str()
             .map(str::to_owned)
-            .or_else(|| self.runtime.as_ref().map(|r| r.conversation_id.clone()));
+            .or_else(|| self.runtime().map(|r| r.conversation_id.clone()));
         let Some(conversation_id) = conversation_id else {
             let error = SessionError::invalid("No conversation id available for listMessages()");
             return self.complete(call, Err(error));
@@ -414,10 +414,10 @@ impl SessionCore {
 
     /// Calls that only need an open connection (management calls, raw commands, listings).
     fn open_for_calls(&self) -> Result<(), SessionError> {
-        if self.closed {
+        if self.is_closed() {
             return Err(SessionError::session_closed());
         }
-        if self.phase != Phase::Ready {
+        if !self.startup.is_ready() {
             return Err(SessionError::state("Session is not initialized"));
         }
         Ok(())

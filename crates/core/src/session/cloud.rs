@@ -10,7 +10,7 @@ use crate::protocol::runtime::Runtime;
 impl SessionCore {
     /// Sets the runtime a Cloud session resolved over REST (before its transport opens).
     pub fn set_cloud_runtime(&mut self, runtime: Runtime) {
-        if self.phase == Phase::Connecting && self.recovering.is_none() {
+        if self.startup.phase() == Phase::Connecting && self.connections.recovering().is_none() {
             self.config.target = Target::Cloud { runtime };
         }
     }
@@ -29,13 +29,13 @@ impl SessionCore {
             force_device_status: true,
         });
         self.write(sync.to_json());
-        let previous = self.recovering.take()?;
+        let previous = self.connections.take_recovering()?;
         if previous != *runtime {
             return Some(Err(SessionError::connection(
                 "cloud transport recovered a different runtime",
             )));
         }
-        self.runtime = Some(previous);
+        self.startup.started_on(previous);
         self.finish_start();
         Some(Ok(()))
     }
@@ -43,11 +43,11 @@ impl SessionCore {
     /// The transport dropped: a ready Cloud session with no turn in flight waits to reopen
     /// (`true`) instead of closing.
     pub(super) fn cloud_idle_drop(&mut self) -> bool {
-        let idle = self.phase == Phase::Ready && !self.has_in_flight_turn();
-        match (&self.config.target, &self.runtime) {
+        let idle = self.startup.is_ready() && !self.has_in_flight_turn();
+        match (&self.config.target, self.runtime()) {
             (Target::Cloud { .. }, Some(runtime)) if idle => {
-                self.recovering = Some(runtime.clone());
-                self.phase = Phase::Connecting;
+                self.connections.recover(runtime.clone());
+                self.startup.lose_socket();
                 self.reject_all(SessionError::connection("App-server socket closed"));
                 true
             }

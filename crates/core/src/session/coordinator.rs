@@ -94,7 +94,8 @@ pub struct TurnCoordinator {
     /// Sent turns waiting for server activity, oldest first (a handful at most).
     queued: Vec<Turn>,
     settled: SettledRuns,
-    /// Messages for `stream()`; room for 8 from the start (its growth was 3 % of bench/turn).
+    /// Messages for `stream()`; room for 8 from the start (its growth showed in bench/turn's
+    /// profile; bench/RESULTS.md).
     out: VecDeque<SdkMessage>,
     /// Frame texts deferred during a grace, in arrival order.
     deferred: Vec<String>,
@@ -292,8 +293,7 @@ impl TurnCoordinator {
 
     /// Every waiting message as one JSON array, in FIFO order, and the queue emptied; `None`
     /// when nothing waits. One serializer pass for the whole batch instead of a `String` per
-    /// message joined by hand: simpler, and as fast (`bench/run ab`: 0.92–1.00 × two sockets,
-    /// 0.99–1.13 × one socket, within noise).
+    /// message joined by hand: simpler, and as fast (`bench/run ab`, bench/RESULTS.md).
     pub fn take_messages_json(&mut self) -> Option<String> {
         if self.out.is_empty() {
             return None;

@@ -9,10 +9,13 @@
 use super::approvals::Approvals;
 use super::coordinator::TurnCoordinator;
 use super::device::DeviceWaiters;
+use super::drain::Closing;
 use super::error::SessionError;
+use super::handlers::{QueueItems, ToolRuns};
+use super::handshake::StartSequence;
 use super::ids::RequestIds;
 use super::options::{SessionOptions, DEFAULT_REQUEST_TIMEOUT_MS};
-use super::reconnect::{Connections, LinkEffect};
+use super::reconnect::{Connections, LinkEffect, WriteGate};
 use super::repeats::RecentFrames;
 use super::requests::{earlier, CallId, Pending, Purpose, RequestTable, ResponseMatch};
 use crate::protocol::commands::Command;
@@ -133,40 +136,31 @@ pub(super) enum Phase {
 pub struct SessionCore {
     pub(super) config: SessionConfig,
     pub(super) ids: RequestIds,
-    pub(super) phase: Phase,
-    /// The calls waiting for initialization.
-    pub(super) init_calls: Vec<CallId>,
-    /// Agent looked up by `conversation_retrieve`.
-    pub(super) resolved_agent: Option<String>,
-    pub(super) runtime: Option<Runtime>,
+    /// Where the start sequence is, and the calls waiting for it (see `handshake`).
+    pub(super) startup: StartSequence,
     pub(super) model: String,
     pub(super) tools: Vec<String>,
     pub(super) coordinator: Option<TurnCoordinator>,
     pub(super) requests: RequestTable,
     pub(super) approvals: Approvals,
-    /// SDK-hosted tool calls being executed: (handle, request id).
-    pub(super) tool_calls: Vec<(u32, String)>,
-    pub(super) next_tool_handle: u32,
+    /// SDK-hosted tool calls being executed, by handle (see `handlers::hosted`).
+    pub(super) tool_runs: ToolRuns,
     pub(super) devices: DeviceWaiters,
     pub(super) device_listening: bool,
     pub(super) effects: VecDeque<Effect>,
     /// Counter for generated `client_message_id`s.
     pub(super) sent_messages: u64,
-    /// Server queue items of this session: (item id, client message id).
-    pub(super) queue_items: Vec<(String, String)>,
-    /// When the socket must have opened by.
-    pub(super) connect_deadline: Option<u64>,
-    /// After `close()`: the latest time the socket closes (see `drain`).
-    pub(super) drain_deadline: Option<u64>,
-    pub(super) closed: bool,
+    /// Server queue items of this session and the messages they carry.
+    pub(super) queue_items: QueueItems,
+    /// Closed or not, and the drain of a closed session's socket (see `drain`).
+    pub(super) closing: Closing,
     /// The broadcast frames accepted lately: their repeats are dropped unparsed.
     pub(super) recent_frames: RecentFrames,
-    /// A session whose transport dropped (a Cloud one while idle, a remote one with a
-    /// reconnect policy at any time): the next start reopens the runtime it had (`Some`),
-    /// keeping the stream and its coordinator.
-    pub(super) recovering: Option<Runtime>,
-    /// The standby socket, unacknowledged input and retry timers (see `reconnect`).
+    /// The standby socket, the runtime a dropped session reopens, unacknowledged input and
+    /// retry timers (see `reconnect`).
     pub(super) connections: Connections,
+    /// Writes held while an input waits for the standby (see `reconnect::gate`).
+    pub(super) gate: WriteGate,
     /// Inputs are echoed into the stream when their turn starts (a chat's session, see
     /// `coordinator::echo`).
     pub(super) echo_inputs: bool,
@@ -176,44 +170,37 @@ impl SessionCore {
     /// A session that will start when its transport opens.
     pub fn new(config: SessionConfig) -> Self {
         let ids = RequestIds::new(config.nonce.clone());
-        let mut core = SessionCore {
+        let connections = Connections::seeded(SessionCore::jitter_seed(&config.nonce));
+        SessionCore {
             config,
             ids,
-            phase: Phase::Connecting,
-            init_calls: Vec::new(),
-            resolved_agent: None,
-            runtime: None,
+            startup: StartSequence::default(),
             model: String::new(),
             tools: Vec::new(),
             coordinator: None,
             requests: RequestTable::default(),
             approvals: Approvals::default(),
-            tool_calls: Vec::new(),
-            next_tool_handle: 0,
+            tool_runs: ToolRuns::default(),
             devices: DeviceWaiters::default(),
             device_listening: false,
             effects: VecDeque::new(),
             sent_messages: 0,
-            queue_items: Vec::new(),
-            connect_deadline: None,
-            drain_deadline: None,
-            closed: false,
+            queue_items: QueueItems::default(),
+            closing: Closing::default(),
             recent_frames: RecentFrames::default(),
-            recovering: None,
-            connections: Connections::default(),
+            connections,
+            gate: WriteGate::default(),
             echo_inputs: false,
-        };
-        core.seed_jitter();
-        core
+        }
     }
 
     /// Registers the call that `initialize()` completes (with the init info, or the error).
     /// The socket must open within the request timeout.
     pub fn begin(&mut self, call: CallId, now: u64) {
-        if self.closed {
+        if self.is_closed() {
             return self.complete(call, Err(SessionError::session_closed()));
         }
-        match self.phase {
+        match self.startup.phase() {
             Phase::Ready => {
                 let info = self.init_info();
                 self.complete(call, Ok(info));
@@ -222,11 +209,10 @@ impl SessionCore {
                 self.complete(call, Err(SessionError::state("Session failed to start")))
             }
             _ => {
-                self.init_calls.push(call);
+                self.startup.wait(call);
                 self.reopen_for_call(now);
-                if self.phase == Phase::Connecting && self.connect_deadline.is_none() {
-                    self.connect_deadline = Some(now.saturating_add(self.request_timeout()));
-                }
+                let at = now.saturating_add(self.request_timeout());
+                self.startup.expect_socket(at);
             }
         }
     }
@@ -245,17 +231,17 @@ impl SessionCore {
 
     /// True once the start sequence succeeded and the session is not closed.
     pub fn is_ready(&self) -> bool {
-        self.phase == Phase::Ready && !self.closed
+        self.startup.is_ready() && !self.is_closed()
     }
 
     /// True after `close()` or a transport loss.
     pub fn is_closed(&self) -> bool {
-        self.closed
+        self.closing.is_closed()
     }
 
     /// The runtime, once started.
     pub fn runtime(&self) -> Option<&Runtime> {
-        self.runtime.as_ref()
+        self.startup.runtime()
     }
 
     /// The next thing the I/O layer must do.
@@ -278,7 +264,7 @@ impl SessionCore {
 
     /// True when `stream()` will never get another message.
     pub fn stream_ended(&self) -> bool {
-        self.closed && self.coordinator.as_ref().is_none_or(|c| c.is_closed())
+        self.is_closed() && self.coordinator.as_ref().is_none_or(|c| c.is_closed())
     }
 
     /// True while a turn is active or queued.
@@ -293,7 +279,7 @@ impl SessionCore {
         let coordinator = self.coordinator.as_ref().and_then(|c| c.next_deadline());
         let requests = earlier(self.requests.next_deadline(), self.devices.next_deadline());
         let own = earlier(
-            earlier(self.connect_deadline, self.drain_deadline),
+            earlier(self.startup.connect_deadline(), self.closing.deadline()),
             coordinator,
         );
         earlier(earlier(own, requests), self.reconnect_deadline())
@@ -301,13 +287,10 @@ impl SessionCore {
 
     /// Fires due timers: request timeouts, device-status waits, coordinator graces.
     pub fn on_tick(&mut self, now: u64) {
-        if self.connect_deadline.is_some_and(|d| d <= now) {
-            self.connect_deadline = None;
-            if self.phase == Phase::Connecting && !self.reopen_timed_out(now) {
-                self.fail_start(SessionError::timeout(
-                    "Timed out waiting for the app-server WebSocket to open",
-                ));
-            }
+        if self.startup.connect_overdue(now) && !self.reopen_timed_out(now) {
+            self.fail_start(SessionError::timeout(
+                "Timed out waiting for the app-server WebSocket to open",
+            ));
         }
         while let Some(pending) = self.requests.take_due(now) {
             let error =
@@ -333,10 +316,9 @@ impl SessionCore {
 
     /// The socket opened: start the session (or, for a management connection, be ready).
     pub fn on_open(&mut self, now: u64) {
-        if self.closed || self.phase != Phase::Connecting {
+        if self.is_closed() || !self.startup.socket_opened() {
             return;
         }
-        self.connect_deadline = None;
         self.start(now);
     }
 
@@ -345,7 +327,7 @@ impl SessionCore {
         if self.restart_lost_start(detail, now) {
             return;
         }
-        if self.phase == Phase::Connecting && !self.closed {
+        if self.startup.phase() == Phase::Connecting && !self.is_closed() {
             self.fail_start(SessionError::connection(
                 "App-server WebSocket failed to open: ".to_owned() + detail,
             ));
@@ -395,13 +377,20 @@ impl SessionCore {
 
     /// Settles every call waiting for initialization with `result`.
     pub(super) fn settle_init(&mut self, result: Result<String, SessionError>) {
-        for call in std::mem::take(&mut self.init_calls) {
+        for call in self.startup.take_waiting() {
             self.complete(call, result.clone());
         }
     }
 
+    /// Queues an effect for the I/O layer: the one way a decision of any concern leaves the
+    /// core (the queue itself is written here only).
+    pub(super) fn emit(&mut self, effect: Effect) {
+        self.effects.push_back(effect);
+    }
+
+    /// Settles an API call with `result`.
     pub(super) fn complete(&mut self, call: CallId, result: Result<String, SessionError>) {
-        self.effects.push_back(Effect::Complete { call, result });
+        self.emit(Effect::Complete { call, result });
     }
 
     fn fail_pending(&mut self, pending: Pending, error: SessionError) {
@@ -439,10 +428,10 @@ impl SessionCore {
 
     /// `Session is closed` / not yet initialized, for calls that need a running session.
     pub(super) fn ready_runtime(&self) -> Result<Runtime, SessionError> {
-        if self.closed {
+        if self.is_closed() {
             return Err(SessionError::session_closed());
         }
-        match (&self.runtime, self.phase) {
+        match (self.runtime(), self.startup.phase()) {
             (Some(runtime), Phase::Ready) => Ok(runtime.clone()),
             _ => Err(SessionError::state("Session is not initialized")),
         }

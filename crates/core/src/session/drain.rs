@@ -9,10 +9,12 @@
 //! pump its queue after a turn that paused for an approval (`approval_pump_window`), and a
 //! session whose own input is stalled asks the server to pump again (`resume_queue`).
 
-use super::core::{Effect, Phase, SessionCore};
+use super::core::{Effect, SessionCore};
 use super::error::SessionError;
 use crate::protocol::commands::{Command, RuntimeRequest};
 use crate::protocol::EventIds;
+pub(super) use closing::Closing;
+use closing::Socket;
 
 /// The longest a closed session keeps its socket open for the server to settle our work.
 pub const CLOSE_DRAIN_MS: u64 = 3_000;
@@ -20,8 +22,8 @@ pub const CLOSE_DRAIN_MS: u64 = 3_000;
 impl SessionCore {
     /// The socket closed without `close()` being called.
     pub fn on_transport_closed(&mut self, now: u64) {
-        self.drain_deadline = None;
-        if self.closed {
+        self.closing.socket_gone();
+        if self.is_closed() {
             return;
         }
         if self.restart_lost_start("the socket closed", now) {
@@ -33,10 +35,9 @@ impl SessionCore {
         if self.survive_primary_drop(now) {
             return;
         }
-        self.closed = true;
+        self.closing.shut();
         self.drop_held_writes();
-        if self.phase != Phase::Ready {
-            self.phase = Phase::Failed;
+        if self.startup.transport_gone() {
             let error = SessionError::connection("App-server socket closed");
             self.settle_init(Err(error));
         }
@@ -48,14 +49,14 @@ impl SessionCore {
 
     /// `close()`: ends the stream, rejects what is pending, closes the socket. Idempotent.
     pub fn close(&mut self, now: u64) {
-        if self.closed {
+        if self.is_closed() {
             return;
         }
         // Input the session accepted goes out before the close (it waited for the standby).
         self.release_held_writes();
-        self.closed = true;
+        self.closing.shut();
         self.close_standby();
-        self.recovering = None;
+        self.connections.stop_recovering();
         self.settle_init(Err(SessionError::session_closed()));
         self.reject_all(SessionError::closed("App-server client closed"));
         if let Some(c) = self.coordinator.as_mut() {
@@ -66,9 +67,14 @@ impl SessionCore {
 
     /// After `close()`: close the socket now, or once the server settled our work (bounded).
     pub(super) fn begin_drain(&mut self, now: u64) {
-        match self.settled_by(now) {
-            Some(at) => self.drain_deadline = Some(at),
-            None => self.effects.push_back(Effect::CloseTransport),
+        let socket = self.closing.begin_drain(self.settled_by(now));
+        self.apply_socket(socket);
+    }
+
+    /// Closes the socket when the closing concern decided so.
+    fn apply_socket(&mut self, socket: Socket) {
+        if socket == Socket::Close {
+            self.emit(Effect::CloseTransport);
         }
     }
 
@@ -85,12 +91,12 @@ impl SessionCore {
 
     /// Whether a closed session still holds its socket open for the server to settle.
     pub fn is_draining(&self) -> bool {
-        self.drain_deadline.is_some()
+        self.closing.is_draining()
     }
 
     /// A frame while draining: it may be the `turn_finished` or idle status we wait for.
     pub(super) fn drain_frame(&mut self, text: &str, ids: &EventIds<'_>, now: u64) {
-        if self.drain_deadline.is_none() {
+        if !self.closing.is_draining() {
             return;
         }
         if let Some(c) = self.coordinator.as_mut() {
@@ -98,24 +104,16 @@ impl SessionCore {
                 self.recent_frames.remember(ids);
             }
         }
-        match (self.settled_by(now), self.drain_deadline) {
-            (Some(at), Some(deadline)) => self.drain_deadline = Some(at.min(deadline)),
-            _ => self.end_drain(),
-        }
+        let socket = self.closing.after_frame(self.settled_by(now));
+        self.apply_socket(socket);
     }
 
     /// After the timers fired: a due `resume_queue`, and the socket closes once the drain
     /// deadline passed.
     pub(super) fn drain_tick(&mut self, now: u64) {
         self.resume_stalled_queue();
-        if self.drain_deadline.is_some_and(|at| at <= now) {
-            self.end_drain();
-        }
-    }
-
-    fn end_drain(&mut self) {
-        self.drain_deadline = None;
-        self.effects.push_back(Effect::CloseTransport);
+        let socket = self.closing.tick(now);
+        self.apply_socket(socket);
     }
 
     /// Sends `resume_queue` when the coordinator found our queued input stalled on an idle
@@ -125,10 +123,10 @@ impl SessionCore {
             .coordinator
             .as_mut()
             .is_some_and(|c| c.take_resume_queue());
-        if !due || self.closed {
+        if !due || self.is_closed() {
             return;
         }
-        if let Some(runtime) = self.runtime.clone() {
+        if let Some(runtime) = self.runtime().cloned() {
             let command = Command::ResumeQueue(RuntimeRequest {
                 request_id: self.ids.next("resume-queue"),
                 runtime,
@@ -138,5 +136,6 @@ impl SessionCore {
     }
 }
 
+mod closing;
 #[cfg(test)]
 mod tests;

@@ -17,12 +17,13 @@ use crate::protocol::frames::{
     ControlRequestFrame, ExternalToolCallRequestFrame, ParsedFrame, QueueUpdateFrame,
 };
 use crate::protocol::runtime::Runtime;
+pub(super) use hosted::{QueueItems, ToolRuns};
 use serde::Serialize;
 
 impl SessionCore {
     /// True when a frame addresses this session's runtime (frames without scope are ours).
     fn owns(&self, frame: &ParsedFrame<'_>) -> bool {
-        self.runtime
+        self.runtime()
             .as_ref()
             .is_some_and(|r| frame.scope.matches(r))
     }
@@ -37,13 +38,11 @@ impl SessionCore {
         if !self.owns(frame) {
             return;
         }
-        self.queue_items.clear();
-        for item in &queue.queue {
-            if let Some(client_message_id) = item.client_message_id.as_deref() {
-                let id = item.id.as_ref().to_owned();
-                self.queue_items.push((id, client_message_id.to_owned()));
-            }
-        }
+        let ours = queue.queue.iter().filter_map(|item| {
+            let client_message_id = item.client_message_id.as_deref()?;
+            Some((item.id.as_ref().to_owned(), client_message_id.to_owned()))
+        });
+        self.queue_items.replace(ours);
         for removed in &queue.removed {
             if removed.disposition.as_deref() == Some("cancelled") {
                 if let (Some(id), Some(c)) = (
@@ -58,10 +57,9 @@ impl SessionCore {
 
     /// `removeQueuedMessage` succeeded: the item's tracked turn will never run.
     pub(super) fn forget_queue_item(&mut self, item_id: &str) {
-        let Some(index) = self.queue_items.iter().position(|(id, _)| id == item_id) else {
+        let Some(client_message_id) = self.queue_items.take(item_id) else {
             return;
         };
-        let (_, client_message_id) = self.queue_items.swap_remove(index);
         if let Some(c) = self.coordinator.as_mut() {
             c.remove_tracked_turn(&client_message_id);
         }
@@ -78,7 +76,7 @@ impl SessionCore {
         // A frame that addresses this session names exactly its runtime.
         let (true, Some(runtime), Some(request_id)) = (
             self.owns(frame),
-            self.runtime.clone(),
+            self.runtime().cloned(),
             frame.request_id.as_deref(),
         ) else {
             return;
@@ -112,7 +110,7 @@ impl SessionCore {
                         .then_some(blocked_path),
                     diffs: request.diffs.as_ref(),
                 });
-                self.effects.push_back(Effect::AskApproval {
+                self.emit(Effect::AskApproval {
                     handle,
                     tool_name: tool_name.to_owned(),
                     input: input_json(request.input.as_ref()),
@@ -125,7 +123,7 @@ impl SessionCore {
     /// The `canUseTool` callback answered (`response_json`: its return value, or
     /// `{behavior:"deny", message}` built from a thrown error).
     pub fn answer_approval(&mut self, handle: u32, response_json: &str) {
-        if self.closed {
+        if self.is_closed() {
             return;
         }
         if let Some((key, decision)) = self.approvals.answer(handle, response_json) {
@@ -198,10 +196,8 @@ impl SessionCore {
             let error = "Unknown external tool: ".to_owned() + tool_name;
             return self.send_tool_response(request_id.to_owned(), None, Some(error));
         }
-        self.next_tool_handle = self.next_tool_handle.wrapping_add(1);
-        let handle = self.next_tool_handle;
-        self.tool_calls.push((handle, request_id.to_owned()));
-        self.effects.push_back(Effect::RunTool {
+        let handle = self.tool_runs.start(request_id.to_owned());
+        self.emit(Effect::RunTool {
             handle,
             tool_call_id: request.tool_call_id.as_deref().unwrap_or("").to_owned(),
             tool_name: tool_name.to_owned(),
@@ -212,11 +208,10 @@ impl SessionCore {
     /// A tool's `execute` settled: `outcome_json` is `{"result": {content, isError?}}` or
     /// `{"error": "<message>"}`.
     pub fn finish_tool(&mut self, handle: u32, outcome_json: &str) {
-        let Some(index) = self.tool_calls.iter().position(|(h, _)| *h == handle) else {
+        let Some(request_id) = self.tool_runs.finish(handle) else {
             return;
         };
-        let (_, request_id) = self.tool_calls.swap_remove(index);
-        if self.closed {
+        if self.is_closed() {
             return;
         }
         let outcome = Object::parse(outcome_json).unwrap_or_default();
@@ -279,7 +274,7 @@ impl SessionCore {
             self.complete(call, Ok(status));
         }
         if self.device_listening {
-            self.effects.push_back(Effect::DeviceStatus(json));
+            self.emit(Effect::DeviceStatus(json));
         }
     }
 
@@ -323,3 +318,5 @@ struct ApprovalContext<'r> {
 fn input_json(input: Option<&Value<'_>>) -> String {
     input.map_or_else(|| String::from("{}"), crate::json::to_string)
 }
+
+mod hosted;

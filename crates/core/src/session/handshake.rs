@@ -18,13 +18,15 @@ use crate::protocol::frames::ParsedFrame;
 use crate::protocol::runtime::Runtime;
 use serde::Serialize;
 
+pub(super) use sequence::StartSequence;
+
 /// `enable_memfs` can take a while (it initializes a git repository).
 const ENABLE_MEMFS_TIMEOUT_MS: u64 = 180_000;
 
 impl SessionCore {
     /// First step once the socket is open.
     pub(super) fn start(&mut self, now: u64) {
-        if self.recovering.is_some() {
+        if self.connections.recovering().is_some() {
             // A reopen: the runtime is known, so there is nothing to look up.
             return self.send_runtime_start(now);
         }
@@ -36,7 +38,7 @@ impl SessionCore {
                     request_id: request_id.clone(),
                     conversation_id: conversation_id.clone(),
                 });
-                self.phase = Phase::Retrieving;
+                self.startup.enter(Phase::Retrieving);
                 self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.send_runtime_start(now),
@@ -67,12 +69,15 @@ impl SessionCore {
                 tools: options.tools.clone(),
             }]);
         }
-        let reopening = self.recovering.as_ref().filter(|_| self.is_remote_target());
+        let reopening = self
+            .connections
+            .recovering()
+            .filter(|_| self.is_remote_target());
         if let Some(runtime) = reopening {
             // The same conversation again, with everything the first start set.
             start.agent_id = runtime.agent_id.clone();
             start.conversation_id = Some(runtime.conversation_id.clone());
-            self.phase = Phase::Starting;
+            self.startup.enter(Phase::Starting);
             let command = Command::RuntimeStart(start);
             return self.request(&command, request_id, Purpose::Handshake, None, now);
         }
@@ -98,7 +103,7 @@ impl SessionCore {
                 start.conversation_id = Some(String::from("default"));
             }
             Target::ResumeConversation { conversation_id } => {
-                start.agent_id = self.resolved_agent.clone();
+                start.agent_id = self.startup.resolved_agent().cloned();
                 start.conversation_id = Some(conversation_id.clone());
             }
             Target::AgentFree {
@@ -116,7 +121,7 @@ impl SessionCore {
             Target::Management => {}
             Target::Cloud { .. } => {}
         }
-        self.phase = Phase::Starting;
+        self.startup.enter(Phase::Starting);
         self.request(
             &Command::RuntimeStart(start),
             request_id,
@@ -133,7 +138,7 @@ impl SessionCore {
                 "Invalid response from runtime",
             ));
         };
-        let result = match self.phase {
+        let result = match self.startup.phase() {
             Phase::Retrieving => self.on_retrieved(&response, now),
             Phase::Starting => self.on_started(&response, now),
             Phase::EnablingMemfs => {
@@ -169,7 +174,7 @@ impl SessionCore {
             let fallback = "Failed to retrieve conversation ".to_owned() + conversation_id;
             return Err(response_error(response, &fallback));
         };
-        self.resolved_agent = Some(agent.to_owned());
+        self.startup.resolve_agent(agent.to_owned());
         self.send_runtime_start(now);
         Ok(())
     }
@@ -226,12 +231,11 @@ impl SessionCore {
                 || options.mode == "unrestricted",
         };
         self.coordinator = Some(TurnCoordinator::new(coordinator, runtime.clone()));
-        self.runtime = Some(runtime);
+        self.startup.started_on(runtime);
         match &self.config.target {
             Target::CreateAgent { memfs: true, .. } => {
                 let agent_id = self
-                    .runtime
-                    .as_ref()
+                    .runtime()
                     .and_then(|r| r.agent_id.clone())
                     .unwrap_or_default();
                 let request_id = self.ids.next("enable-memfs");
@@ -239,7 +243,7 @@ impl SessionCore {
                     request_id: request_id.clone(),
                     agent_id,
                 });
-                self.phase = Phase::EnablingMemfs;
+                self.startup.enter(Phase::EnablingMemfs);
                 self.request(
                     &command,
                     request_id,
@@ -255,7 +259,7 @@ impl SessionCore {
 
     fn after_memfs(&mut self, now: u64) {
         let options = &self.config.options;
-        match (&options.dreaming, options.stateless, &self.runtime) {
+        match (&options.dreaming, options.stateless, self.startup.runtime()) {
             (Some(dreaming), false, Some(runtime)) => {
                 let request_id = self.ids.next("set-reflection-settings");
                 let command = Command::SetReflectionSettings(SetReflectionSettings {
@@ -267,7 +271,7 @@ impl SessionCore {
                     },
                     scope: "both",
                 });
-                self.phase = Phase::Reflecting;
+                self.startup.enter(Phase::Reflecting);
                 self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.after_reflection(now),
@@ -277,7 +281,7 @@ impl SessionCore {
     fn after_reflection(&mut self, now: u64) {
         let options = &self.config.options;
         let wants_model = options.model.is_some() || options.reasoning_effort.is_some();
-        match (wants_model, &self.runtime) {
+        match (wants_model, self.startup.runtime()) {
             (true, Some(runtime)) => {
                 let request_id = self.ids.next("update-model");
                 let mut payload = options
@@ -291,7 +295,7 @@ impl SessionCore {
                     runtime: runtime.clone(),
                     payload,
                 });
-                self.phase = Phase::UpdatingModel;
+                self.startup.enter(Phase::UpdatingModel);
                 self.request(&command, request_id, Purpose::Handshake, None, now);
             }
             _ => self.finish_start(),
@@ -299,7 +303,7 @@ impl SessionCore {
     }
 
     pub(super) fn finish_start(&mut self) {
-        self.phase = Phase::Ready;
+        self.startup.finish();
         self.connections_ready();
         let info = self.init_info();
         self.settle_init(Ok(info));
@@ -316,18 +320,17 @@ impl SessionCore {
 
     /// The start failed: settle `initialize()` with the error and drop the connection.
     pub(super) fn fail_start(&mut self, error: SessionError) {
-        if matches!(self.phase, Phase::Ready | Phase::Failed) {
+        if !self.startup.fail() {
             return;
         }
-        self.phase = Phase::Failed;
         self.settle_init(Err(error));
-        self.effects.push_back(super::core::Effect::CloseTransport);
+        self.emit(super::core::Effect::CloseTransport);
     }
 
     /// `SDKInitMessage`-like identity: `{type:"init", agentId, sessionId, conversationId, model,
     /// tools?, skillSources?}`.
     pub fn init_info(&self) -> String {
-        let (agent, conversation) = match &self.runtime {
+        let (agent, conversation) = match self.runtime() {
             Some(r) => (r.agent_id.as_deref(), r.conversation_id.as_str()),
             None => (None, ""),
         };
@@ -368,3 +371,5 @@ struct InitInfo<'s> {
 fn model_of<'o>(o: &'o Object<'_>) -> Option<&'o str> {
     o.get("model").non_empty_str()
 }
+
+mod sequence;

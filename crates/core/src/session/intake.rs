@@ -17,7 +17,7 @@ impl SessionCore {
         if self.recent_frames.is_repeat(&ids) {
             return;
         }
-        if self.closed {
+        if self.is_closed() {
             return self.drain_frame(text, &ids, now);
         }
         if self.take_frame(text, ids.envelope_at, false, now) {
@@ -85,7 +85,7 @@ impl SessionCore {
             Purpose::Handshake => self.on_start_response(frame, now),
             Purpose::DeviceSync(call) => self.on_device_sync(call, frame),
             Purpose::Call(call, _) if matches!(pending.matcher, ResponseMatch::Candidates) => {
-                self.effects.push_back(Effect::Candidate {
+                self.emit(Effect::Candidate {
                     call,
                     frame: frame.raw.to_owned(),
                 });

@@ -28,10 +28,11 @@ use super::error::SessionError;
 use crate::protocol::commands::{Command, RuntimeStart, Sync};
 use crate::protocol::peek_event_ids;
 use crate::protocol::runtime::Runtime;
-use gate::WriteGate;
+pub(super) use connections::Connections;
+use connections::Standby;
 pub use gate::STANDBY_WAIT_MS;
-use reopen::PrimaryReopen;
-use stream_keys::{content_key, StreamKeys};
+use stream_keys::content_key;
+pub(super) use write_gate::WriteGate;
 
 /// `reconnect` when the option is absent: on.
 pub const DEFAULT_MAX_ATTEMPTS: u32 = 5;
@@ -77,51 +78,6 @@ pub enum LinkEffect {
     ReopenPrimary,
 }
 
-/// Where the standby socket is.
-#[derive(Debug, Default)]
-pub(super) enum Standby {
-    /// None wanted (no policy, not started, or given up).
-    #[default]
-    Off,
-    /// Opens at this time.
-    Waiting { at: u64 },
-    /// Socket opening.
-    Connecting,
-    /// Its `runtime_start` is out.
-    Starting,
-    /// Subscribed to the runtime: its stream frames count.
-    Ready,
-}
-
-/// An `input` the server has not acknowledged yet: sent again on the next primary.
-#[derive(Debug, Clone)]
-struct UnackedInput {
-    request_id: String,
-    frame: String,
-}
-
-/// The session's connections beyond the primary socket.
-#[derive(Debug, Default)]
-pub(super) struct Connections {
-    pub standby: Standby,
-    /// Standby opens that failed, or standbys that dropped, since one was last ready.
-    standby_failures: u32,
-    /// The reopening of the primary socket.
-    primary: PrimaryReopen,
-    /// Reopen attempts that failed since the session was last ready.
-    reopen_failures: u32,
-    /// The session was ready once (a later start is a reopen of it).
-    was_ready: bool,
-    /// Writes held until the standby is subscribed.
-    gate: WriteGate,
-    stream_keys: StreamKeys,
-    unacked: Vec<UnackedInput>,
-    /// The app heard `reconnecting` and not yet `reconnected`.
-    signalled: bool,
-    /// Jitter state (xorshift; seeded from the request-id nonce).
-    jitter: u64,
-}
-
 /// What [`SessionCore::copy_seen`] found.
 pub(super) enum Arrival {
     /// Drop the frame unparsed (the caller's "taken": it is no garbled copy).
@@ -145,25 +101,6 @@ fn connection_event(live: Option<bool>) -> &'static str {
     }
 }
 
-impl Connections {
-    /// The delay before retry number `failures` (1-based): the policy's backoff, doubled per
-    /// failure, times a random factor in [0.5, 1) so that many clients do not retry in step.
-    fn backoff(&mut self, policy: &ReconnectPolicy, failures: u32) -> u64 {
-        if self.jitter == 0 {
-            self.jitter = 0x9e37_79b9_7f4a_7c15;
-        }
-        self.jitter ^= self.jitter << 13;
-        self.jitter ^= self.jitter >> 7;
-        self.jitter ^= self.jitter << 17;
-        let doubled = policy
-            .backoff_ms
-            .saturating_mul(1 << failures.saturating_sub(1).min(16))
-            .min(MAX_BACKOFF_MS);
-        let factor = 512 + (self.jitter % 512);
-        doubled.saturating_mul(factor) / 1024
-    }
-}
-
 impl SessionCore {
     pub(super) fn policy(&self) -> Option<ReconnectPolicy> {
         self.config.options.reconnect
@@ -179,39 +116,35 @@ impl SessionCore {
         keeps_runtime && self.is_remote_target() && self.policy().is_some() && self.is_ready()
     }
 
-    /// Seeds the jitter from the request-id nonce (different clients retry at different times).
-    pub(super) fn seed_jitter(&mut self) {
-        self.connections.jitter = content_key(&self.config.nonce, None) | 1;
+    /// The jitter's seed, from the request-id nonce (different clients retry at different times).
+    pub(super) fn jitter_seed(nonce: &str) -> u64 {
+        content_key(nonce, None) | 1
     }
 
     /// Opens the standby unless one is open or opening (once the session is ready, after a
     /// promotion, and when a retry is due).
     pub(super) fn open_standby_if_wanted(&mut self) {
-        let idle = matches!(
-            self.connections.standby,
-            Standby::Off | Standby::Waiting { .. }
-        );
-        if idle && self.wants_standby() {
-            self.connections.standby = Standby::Connecting;
+        let wanted = self.wants_standby();
+        if self.connections.open_standby(wanted) {
             self.link(LinkEffect::OpenStandby);
         }
     }
 
     pub(super) fn link(&mut self, effect: LinkEffect) {
-        self.effects.push_back(Effect::Link(effect));
+        self.emit(Effect::Link(effect));
     }
 
     pub(super) fn signal(&mut self, live: Option<bool>) {
-        self.connections.signalled = live.is_some();
-        self.effects
-            .push_back(Effect::Connection(connection_event(live)));
+        self.connections.set_signalled(live.is_some());
+        self.emit(Effect::Connection(connection_event(live)));
     }
 
     /// The standby socket opened: subscribe it to the runtime without changing anything the
     /// primary's start set (no mode, no working directory, skill sources kept, no tools: SDK
     /// tools stay on the primary, whose socket the server asks), and without a state replay.
     pub fn on_standby_open(&mut self, _now: u64) {
-        let (Standby::Connecting, Some(runtime)) = (&self.connections.standby, &self.runtime)
+        let (Standby::Connecting, Some(runtime)) =
+            (self.connections.standby(), self.runtime().cloned())
         else {
             return;
         };
@@ -221,7 +154,7 @@ impl SessionCore {
         start.preserve_skill_sources = Some(true);
         start.agent_id = runtime.agent_id.clone();
         start.conversation_id = Some(runtime.conversation_id.clone());
-        self.connections.standby = Standby::Starting;
+        self.connections.standby_opened();
         self.link(LinkEffect::WriteStandby(
             Command::RuntimeStart(start).to_json(),
         ));
@@ -229,9 +162,9 @@ impl SessionCore {
 
     /// A frame on the standby socket: its `runtime_start` answer, then stream frames only.
     pub fn on_standby_frame(&mut self, text: &str, now: u64) {
-        match &self.connections.standby {
+        match self.connections.standby() {
             Standby::Starting => self.on_standby_start_answer(text, now),
-            Standby::Ready if !self.closed => {
+            Standby::Ready if !self.is_closed() => {
                 self.take_frame(text, peek_event_ids(text).envelope_at, true, now);
             }
             _ => {}
@@ -242,7 +175,7 @@ impl SessionCore {
     /// drops (then they go to [`Self::on_standby_frame`] before the close): the standby is
     /// ready, so all it contributes is stream frames, and only what the primary missed.
     pub fn holds_standby_frames(&self) -> bool {
-        matches!(self.connections.standby, Standby::Ready) && !self.closed
+        self.connections.standby() == Standby::Ready && !self.is_closed()
     }
 
     /// The standby sends nothing but its `runtime_start`, so the first start answer on it is
@@ -255,10 +188,9 @@ impl SessionCore {
             return;
         }
         if answer.bool("success") == Some(true) {
-            self.connections.standby = Standby::Ready;
-            self.connections.standby_failures = 0;
+            let signalled = self.connections.standby_ready();
             self.release_held_writes();
-            if self.connections.signalled {
+            if signalled {
                 self.signal(None);
             }
         } else {
@@ -270,12 +202,12 @@ impl SessionCore {
     /// The standby socket closed or failed to open: retry with backoff, up to the policy's
     /// attempts (the session goes on on its primary meanwhile).
     pub fn on_standby_closed(&mut self, now: u64) {
-        if matches!(self.connections.standby, Standby::Off) || self.closed {
+        if self.connections.standby() == Standby::Off || self.is_closed() {
             return;
         }
-        let was_ready = matches!(self.connections.standby, Standby::Ready);
+        let was_ready = self.connections.standby() == Standby::Ready;
         self.standby_failed(now);
-        if was_ready && !self.connections.signalled {
+        if was_ready && !self.connections.is_signalled() {
             self.signal(Some(true));
         }
     }
@@ -284,16 +216,9 @@ impl SessionCore {
         let Some(policy) = self.policy() else {
             return;
         };
-        self.connections.standby_failures += 1;
-        let failures = self.connections.standby_failures;
-        if failures > policy.max_attempts {
+        if !self.connections.standby_failed(&policy, now) {
             // No standby will come: held input goes out on the primary alone.
-            self.connections.standby = Standby::Off;
             self.release_held_writes();
-        } else {
-            self.connections.standby = Standby::Waiting {
-                at: now.saturating_add(self.connections.backoff(&policy, failures)),
-            };
         }
     }
 
@@ -314,7 +239,7 @@ impl SessionCore {
             return true;
         }
         let key = key.unwrap_or_else(|| content_key(text, None));
-        self.connections.stream_keys.insert(key)
+        self.connections.first_stream_copy(key)
     }
 
     /// Before the parse, from the peeked type: whether the frame is one to drop unparsed (a
@@ -339,7 +264,7 @@ impl SessionCore {
             return Arrival::New(None);
         }
         let key = content_key(text, envelope_at);
-        if self.connections.stream_keys.contains(key) {
+        if self.connections.stream_seen(key) {
             Arrival::Seen
         } else {
             Arrival::New(Some(key))
@@ -350,26 +275,19 @@ impl SessionCore {
     /// primary; the server runs one `client_message_id` once).
     pub(super) fn track_input(&mut self, request_id: &str, frame: &str) {
         if self.policy().is_some() {
-            self.connections.unacked.push(UnackedInput {
-                request_id: request_id.to_owned(),
-                frame: frame.to_owned(),
-            });
+            self.connections.track_input(request_id, frame);
         }
     }
 
     /// An `input_accepted` (either answer) for `request_id`: the input needs no resending.
     pub(super) fn input_answered(&mut self, request_id: &str) {
-        self.connections
-            .unacked
-            .retain(|input| input.request_id != request_id);
+        self.connections.input_answered(request_id);
     }
 
     fn resend_unacked(&mut self) {
-        let unacked = std::mem::take(&mut self.connections.unacked);
-        for input in &unacked {
-            self.write_now(input.frame.clone());
+        for frame in self.connections.unacked_frames() {
+            self.write_now(frame);
         }
-        self.connections.unacked = unacked;
     }
 
     /// The state replay (and any pending approval) on a new primary.
@@ -387,16 +305,16 @@ impl SessionCore {
     /// lost). Otherwise, with a policy, the session reopens (`true`: the acknowledged active
     /// turn ended `stream_closed`; the stream stays open). `false`: close as before.
     pub(super) fn survive_primary_drop(&mut self, now: u64) -> bool {
-        if self.policy().is_none() || self.phase != Phase::Ready || !self.is_remote_target() {
+        if self.policy().is_none() || !self.startup.is_ready() || !self.is_remote_target() {
             return false;
         }
-        let Some(runtime) = self.runtime.clone() else {
+        let Some(runtime) = self.runtime().cloned() else {
             return false;
         };
-        if matches!(self.connections.standby, Standby::Ready) {
+        if self.connections.standby() == Standby::Ready {
             self.link(LinkEffect::PromoteStandby);
-            self.connections.standby = Standby::Off;
-            self.recent_frames = Default::default();
+            self.connections.promote_standby();
+            self.recent_frames.forget();
             // Calls whose answers were to come on the dropped socket fail now (their callers may
             // retry); input is not among them: it is sent again below.
             self.reject_all(SessionError::connection("App-server socket closed"));
@@ -406,13 +324,11 @@ impl SessionCore {
             self.open_standby_if_wanted();
             return true;
         }
-        if !matches!(self.connections.standby, Standby::Off) {
+        if self.connections.lose_standby() {
             self.link(LinkEffect::CloseStandby);
-            self.connections.standby = Standby::Off;
         }
-        self.connections.standby_failures = 0;
         self.reopen_after_loss(runtime, now);
-        self.recent_frames = Default::default();
+        self.recent_frames.forget();
         self.reject_all(SessionError::connection("App-server socket closed"));
         if let Some(c) = self.coordinator.as_mut() {
             c.connection_lost(now);
@@ -423,10 +339,7 @@ impl SessionCore {
 
     /// When the next standby attempt, reopen attempt or release of held input is due.
     pub(super) fn reconnect_deadline(&self) -> Option<u64> {
-        let standby = match self.connections.standby {
-            Standby::Waiting { at } => Some(at),
-            _ => None,
-        };
+        let standby = self.connections.standby_retry_at();
         let earliest = super::requests::earlier(standby, self.reopen_deadline());
         super::requests::earlier(earliest, self.gate_deadline())
     }
@@ -434,7 +347,11 @@ impl SessionCore {
     /// Opens the standby or the primary once its retry is due, and lets held input go once
     /// its wait is over.
     pub(super) fn reconnect_tick(&mut self, now: u64) {
-        if matches!(self.connections.standby, Standby::Waiting { at } if at <= now) {
+        if self
+            .connections
+            .standby_retry_at()
+            .is_some_and(|at| at <= now)
+        {
             self.open_standby_if_wanted();
         }
         self.reopen_tick(now);
@@ -445,33 +362,33 @@ impl SessionCore {
     /// back: a Cloud session after an idle drop (spec §3.11; the next call reconnects), a
     /// remote one from losing every socket until its reopen finished.
     pub fn is_idle_disconnected(&self) -> bool {
-        if self.closed || self.recovering.is_none() {
+        if self.is_closed() || self.connections.recovering().is_none() {
             return false;
         }
         if self.is_remote_target() {
-            self.phase != Phase::Ready
+            !self.startup.is_ready()
         } else {
-            self.phase == Phase::Connecting
+            self.startup.phase() == Phase::Connecting
         }
     }
 
     /// The start finished: the session is whole again and a later loss reopens it.
     pub(super) fn connections_ready(&mut self) {
-        self.connections.was_ready = true;
-        self.connections.primary = PrimaryReopen::Idle;
-        self.connections.reopen_failures = 0;
+        self.connections.ready();
     }
 
     /// Closing the session: the standby goes with it.
     pub(super) fn close_standby(&mut self) {
-        if !matches!(std::mem::take(&mut self.connections.standby), Standby::Off) {
+        if self.connections.close_standby() {
             self.link(LinkEffect::CloseStandby);
         }
     }
 }
 
+mod connections;
 mod gate;
 mod reopen;
 mod stream_keys;
 #[cfg(test)]
 mod tests;
+mod write_gate;

@@ -28,7 +28,7 @@ pub const SEQ_WINDOW: u64 = 1_024;
 /// A frame with an `event_seq` is known by it (letta-code's key embeds the same number, so a
 /// repeated key comes with a repeated `event_seq`): a bit in a ring, no allocation, no hashing.
 /// Only a key without an `event_seq` beside it is kept as text, in a list scanned on lookup
-/// (such frames are rare; a hash set beside it costs about 0.8 KB gzip of wasm).
+/// (such frames are rare; a hash set beside it costs wasm: bench/RESULTS.md).
 #[derive(Debug, Default)]
 pub struct RecentFrames {
     keys: VecDeque<String>,
@@ -43,6 +43,11 @@ impl RecentFrames {
             (None, Some(key)) => self.keys.iter().any(|known| known == key),
             (None, None) => false,
         }
+    }
+
+    /// Forgets every frame (a new primary socket numbers its frames anew).
+    pub(crate) fn forget(&mut self) {
+        *self = RecentFrames::default();
     }
 
     /// Remembers the ids of an accepted frame, forgetting the oldest beyond the windows.

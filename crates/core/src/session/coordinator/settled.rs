@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 pub const MAX_SETTLED_RUNS: usize = 256;
 
 /// A bounded list of run ids, oldest first. Lookups scan it: a handful of ids in practice and
-/// 256 at most, and without a hash set beside the list the wasm is 0.8 KB gzip smaller.
+/// 256 at most, so no hash set beside the list (it costs wasm: bench/RESULTS.md).
 #[derive(Debug, Default, Clone)]
 pub(crate) struct SettledRuns {
     order: VecDeque<String>,

@@ -7,7 +7,8 @@
 //! come; while one waits, every later write of the session waits behind it, so that nothing
 //! (an `abort_message`, a queue removal) overtakes it.
 
-use super::super::core::{Effect, Phase, SessionCore};
+use super::super::core::{Effect, SessionCore};
+use super::write_gate::Held;
 use super::Standby;
 
 /// The longest an input waits for the standby to subscribe before it goes out on the primary
@@ -15,34 +16,11 @@ use super::Standby;
 /// the wait adds to a session's set-up.
 pub const STANDBY_WAIT_MS: u64 = 3_000;
 
-/// A write held back, in order.
-#[derive(Debug)]
-enum Held {
-    /// An `input` (tracked as unacknowledged once written).
-    Input { request_id: String, frame: String },
-    /// Any other frame.
-    Frame(String),
-}
-
-/// The writes held back while an input waits for the standby.
-#[derive(Debug, Default)]
-pub(in crate::session) struct WriteGate {
-    held: Vec<Held>,
-    /// Until when the held input waits at most; `None` while nothing is held.
-    until: Option<u64>,
-}
-
-impl WriteGate {
-    fn is_holding(&self) -> bool {
-        self.until.is_some()
-    }
-}
-
 impl SessionCore {
     /// Whether a standby is on its way but not subscribed yet.
     fn standby_pending(&self) -> bool {
         matches!(
-            self.connections.standby,
+            self.connections.standby(),
             Standby::Waiting { .. } | Standby::Connecting | Standby::Starting
         )
     }
@@ -50,13 +28,9 @@ impl SessionCore {
     /// Writes the `input` frame of a turn, or holds it (and what follows) until the standby is
     /// subscribed.
     pub(in crate::session) fn write_input(&mut self, request_id: String, frame: String, now: u64) {
-        let hold = self.connections.gate.is_holding() || self.standby_pending();
-        if self.phase == Phase::Ready && hold {
-            let gate = &mut self.connections.gate;
-            gate.until
-                .get_or_insert(now.saturating_add(STANDBY_WAIT_MS));
-            gate.held.push(Held::Input { request_id, frame });
-            return;
+        let hold = self.gate.is_holding() || self.standby_pending();
+        if self.startup.is_ready() && hold {
+            return self.gate.hold_input(request_id, frame, now);
         }
         self.track_input(&request_id, &frame);
         self.write_now(frame);
@@ -64,8 +38,8 @@ impl SessionCore {
 
     /// Writes a frame on the primary socket, behind any input that waits for the standby.
     pub(in crate::session) fn write(&mut self, text: String) {
-        if self.phase == Phase::Ready && self.connections.gate.is_holding() {
-            self.connections.gate.held.push(Held::Frame(text));
+        if self.startup.is_ready() && self.gate.is_holding() {
+            self.gate.hold_frame(text);
         } else {
             self.write_now(text);
         }
@@ -74,14 +48,13 @@ impl SessionCore {
     /// Writes a frame on the primary socket at once (the start sequence, a resent input, the
     /// state replay of a new primary).
     pub(in crate::session) fn write_now(&mut self, text: String) {
-        self.effects.push_back(Effect::Write(text));
+        self.emit(Effect::Write(text));
     }
 
     /// Lets every held write go, in order (the standby is subscribed or will not come, the
     /// wait ended, or the session closes).
     pub(in crate::session) fn release_held_writes(&mut self) {
-        let gate = std::mem::take(&mut self.connections.gate);
-        for held in gate.held {
+        for held in self.gate.release() {
             match held {
                 Held::Input { request_id, frame } => {
                     self.track_input(&request_id, &frame);
@@ -94,15 +67,12 @@ impl SessionCore {
 
     /// Forgets the held writes (the session failed for good: their turns end with it).
     pub(in crate::session) fn drop_held_writes(&mut self) {
-        self.connections.gate = WriteGate::default();
+        self.gate.drop_held();
     }
 
     /// When the held input stops waiting, while the session is ready to write it.
     pub(in crate::session) fn gate_deadline(&self) -> Option<u64> {
-        self.connections
-            .gate
-            .until
-            .filter(|_| self.phase == Phase::Ready)
+        self.gate.until().filter(|_| self.startup.is_ready())
     }
 
     /// Releases the held writes once their wait is over.

@@ -8,20 +8,9 @@
 
 use super::super::core::{Phase, SessionCore, Target};
 use super::super::error::SessionError;
+use super::connections::{PrimaryReopen, ReopenPlan};
 use super::LinkEffect;
 use crate::protocol::runtime::Runtime;
-
-/// Where the reopening of the primary socket is.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub(in crate::session) enum PrimaryReopen {
-    /// No reopen under way (the first socket is the caller's to open).
-    #[default]
-    Idle,
-    /// The next attempt opens at this time.
-    At(u64),
-    /// A socket is opening, or its start is under way.
-    Opening,
-}
 
 impl SessionCore {
     /// Whether the session replaces a lost primary socket itself: a remote session on a runtime
@@ -39,25 +28,24 @@ impl SessionCore {
     /// a reopen attempt's socket did not open): the start runs again on a new socket, after
     /// the policy's backoff. `false`: not such a case (the caller fails as before).
     pub(in crate::session) fn restart_lost_start(&mut self, detail: &str, now: u64) -> bool {
-        if self.closed || !self.reopens_itself() {
+        if self.is_closed() || !self.reopens_itself() {
             return false;
         }
-        if matches!(self.connections.primary, PrimaryReopen::At(_)) {
+        if matches!(self.connections.primary(), PrimaryReopen::At(_)) {
             // The failed attempt was reported already (an error, then its close).
             return true;
         }
-        let started_on_open_socket = !matches!(self.phase, Phase::Connecting);
-        let reopening = self.connections.primary == PrimaryReopen::Opening;
-        let in_start = !matches!(self.phase, Phase::Ready | Phase::Failed);
+        let started_on_open_socket = !matches!(self.startup.phase(), Phase::Connecting);
+        let reopening = self.connections.primary() == PrimaryReopen::Opening;
+        let in_start = !matches!(self.startup.phase(), Phase::Ready | Phase::Failed);
         if !in_start || !(started_on_open_socket || reopening) {
             return false;
         }
         // A runtime the lost start already made is started again, never made twice.
-        if self.recovering.is_none() {
-            self.recovering = self.runtime.clone();
+        if let (None, Some(runtime)) = (self.connections.recovering(), self.runtime()) {
+            self.connections.recover(runtime.clone());
         }
-        self.phase = Phase::Connecting;
-        self.connect_deadline = None;
+        self.startup.restart();
         // The start's own requests died with the socket (their answers will never come).
         self.reject_all(SessionError::connection("App-server socket closed"));
         self.schedule_reopen(detail, now);
@@ -66,9 +54,9 @@ impl SessionCore {
 
     /// Every socket of the ready session was lost: reopen it soon, without waiting for a call.
     pub(in crate::session) fn reopen_after_loss(&mut self, runtime: Runtime, now: u64) {
-        self.recovering = Some(runtime);
-        self.phase = Phase::Connecting;
-        self.connections.reopen_failures = 0;
+        self.connections.recover(runtime);
+        self.startup.lose_socket();
+        self.connections.primary_lost();
         self.schedule_reopen("the socket closed", now);
     }
 
@@ -78,24 +66,18 @@ impl SessionCore {
         let Some(policy) = self.policy() else {
             return;
         };
-        self.connections.reopen_failures += 1;
-        let failures = self.connections.reopen_failures;
-        if failures <= policy.max_attempts {
-            let delay = self.connections.backoff(&policy, failures);
-            self.connections.primary = PrimaryReopen::At(now.saturating_add(delay));
+        let ReopenPlan::GiveUp { was_ready } = self.connections.reopen_failed(&policy, now) else {
             return;
-        }
-        self.connections.primary = PrimaryReopen::Idle;
-        self.connections.reopen_failures = 0;
+        };
         let error =
             SessionError::connection("App-server WebSocket failed to reopen: ".to_owned() + detail);
-        if self.connections.was_ready {
+        if was_ready {
             self.reject_all(error.clone());
             self.settle_init(Err(error));
         } else {
             // A start that never succeeded ends the session, as a first socket that fails does.
             self.fail_start(error);
-            self.closed = true;
+            self.closing.shut();
             if let Some(c) = self.coordinator.as_mut() {
                 c.close(now);
             }
@@ -105,23 +87,24 @@ impl SessionCore {
     /// A call while disconnected (`begin`): it waits for the attempt under way, or starts one
     /// at once when none is (the attempts were spent).
     pub(in crate::session) fn reopen_for_call(&mut self, now: u64) {
-        if self.recovering.is_some()
+        if self.connections.recovering().is_some()
             && self.reopens_itself()
-            && self.connections.primary == PrimaryReopen::Idle
+            && self.connections.primary() == PrimaryReopen::Idle
         {
             self.open_primary_again(now);
         }
     }
 
     fn open_primary_again(&mut self, now: u64) {
-        self.connections.primary = PrimaryReopen::Opening;
-        self.connect_deadline = Some(now.saturating_add(self.request_timeout()));
+        self.connections.primary_opening();
+        let at = now.saturating_add(self.request_timeout());
+        self.startup.expect_socket_by(at);
         self.link(LinkEffect::ReopenPrimary);
     }
 
     /// When the next reopen attempt is due.
     pub(in crate::session) fn reopen_deadline(&self) -> Option<u64> {
-        match self.connections.primary {
+        match self.connections.primary() {
             PrimaryReopen::At(at) => Some(at),
             _ => None,
         }
@@ -129,7 +112,7 @@ impl SessionCore {
 
     /// Opens the primary again once its attempt is due.
     pub(in crate::session) fn reopen_tick(&mut self, now: u64) {
-        if matches!(self.connections.primary, PrimaryReopen::At(at) if at <= now) {
+        if matches!(self.connections.primary(), PrimaryReopen::At(at) if at <= now) {
             self.open_primary_again(now);
         }
     }
@@ -137,7 +120,7 @@ impl SessionCore {
     /// A reopen attempt whose socket did not open in time counts as failed. `false`: no reopen
     /// attempt was opening (the first connection timed out).
     pub(in crate::session) fn reopen_timed_out(&mut self, now: u64) -> bool {
-        self.connections.primary == PrimaryReopen::Opening
+        self.connections.primary() == PrimaryReopen::Opening
             && self.restart_lost_start("it did not open in time", now)
     }
 
@@ -152,16 +135,16 @@ impl SessionCore {
         if !self.is_remote_target() {
             return None;
         }
-        let previous = self.recovering.take()?;
+        let previous = self.connections.take_recovering()?;
         if previous != *runtime {
             return Some(Err(SessionError::connection(
                 "the reconnected socket started a different runtime",
             )));
         }
-        if !self.connections.was_ready {
+        if !self.connections.was_ready() {
             return None;
         }
-        self.runtime = Some(previous.clone());
+        self.startup.started_on(previous.clone());
         self.finish_start();
         self.resend_unacked();
         self.sync_new_primary(previous);

@@ -6,8 +6,7 @@ use super::STREAM_KEY_WINDOW;
 
 /// The content identity of stream frames taken lately, from either socket: a ring of hashes,
 /// scanned on lookup. The two sockets drift apart by a few frames, so a short window is
-/// plenty; a hash set (or a `VecDeque`) instead cost 0.9 KB (0.2 KB) gzip of the `/client`
-/// wasm, which has a 100 KB ceiling.
+/// plenty, and a hash set (or a `VecDeque`) costs more wasm (bench/RESULTS.md).
 #[derive(Debug, Default)]
 pub(super) struct StreamKeys {
     pub(super) ring: Vec<u64>,
@@ -41,18 +40,17 @@ impl StreamKeys {
 /// copy), which begins at `envelope_at` when the caller read it already (the frame's tail,
 /// [`peek_event_ids`](crate::protocol::peek_event_ids)), else at the last `,"event_seq":`. Every stream frame of a session with a
 /// standby is hashed, so it takes eight bytes a step (multiply-rotate, then murmur3's finalizer
-/// so that every input bit reaches every key bit): FNV-1a's byte loop before it was 7 % of a
-/// whole turn in bench/turn. Not a `Hasher` and `str::rfind`: those two cost about 1 KB of the
-/// `/client` wasm (100 KB gzip ceiling), and `FxHasher` keeps only 32 bits on wasm32.
+/// so that every input bit reaches every key bit): FNV-1a's byte loop was a visible share of a
+/// turn. Not a `Hasher` and `str::rfind`: those cost more wasm (bench/RESULTS.md), and
+/// `FxHasher` keeps only 32 bits on wasm32.
 pub(super) fn content_key(text: &str, envelope_at: Option<usize>) -> u64 {
     const ENVELOPE: &[u8] = b",\"event_seq\":";
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let bytes = text.as_bytes();
     // Looking for the envelope (the frames' last ≈ 130 bytes, a window each) was most of the
-    // key's time: taken from the tail scan instead, the keys of a two-socket one-turn session
-    // went from 6.2 to 2.1 µs in its profile. When the search runs, the first byte alone rules
-    // out almost every window (a two-socket turn took 0.966–0.976 × the time in
-    // `bench/run ab`, for 32 bytes gzip of `/client`).
+    // key's time, so it is taken from the tail scan when the caller has it. When the search
+    // runs, the first byte alone rules out almost every window (figures: bench/RESULTS.md,
+    // "Whole turn").
     let end = envelope_at
         .filter(|&at| at <= bytes.len())
         .unwrap_or_else(|| {

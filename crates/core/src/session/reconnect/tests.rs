@@ -1,5 +1,6 @@
 //! The pure pieces of `reconnect`: content keys, their window, the backoff.
 
+use super::stream_keys::StreamKeys;
 use super::*;
 
 #[test]
@@ -69,10 +70,7 @@ fn the_key_window_forgets_the_oldest() {
 
 #[test]
 fn backoff_doubles_with_jitter_and_is_capped() {
-    let mut connections = Connections {
-        jitter: 12345,
-        ..Connections::default()
-    };
+    let mut connections = Connections::seeded(12345);
     let policy = ReconnectPolicy {
         max_attempts: 10,
         backoff_ms: 100,
