@@ -78,8 +78,35 @@ const SCRIPT_RE = /\[\[script (\{[\s\S]*?\})\]\]/;
 let scriptedCalls = 0;
 
 /**
+ * A call's arguments with each string value `"$result:<k>.<field>"` replaced by that field of
+ * the k-th tool result of the turn (parsed as JSON), so a script can pass on an id a tool made
+ * (e.g. the `taskId` TaskCreate returns to TaskUpdate). Other values are kept as they are.
+ */
+function withResults(args, results) {
+  const fill = (value) => {
+    if (typeof value === "string") {
+      const match = /^\$result:(\d+)\.([\w.]+)$/.exec(value);
+      if (!match) return value;
+      let found;
+      try {
+        found = JSON.parse(results[Number(match[1])] ?? "");
+      } catch {
+        return value;
+      }
+      for (const key of match[2].split(".")) found = found?.[key];
+      return found ?? value;
+    }
+    if (Array.isArray(value)) return value.map(fill);
+    if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+    return value;
+  };
+  return fill(args);
+}
+
+/**
  * Rule 0. The script is `{"turns": [step, …]}` or one step; a step is `{"calls"?: [{name,
- * args}], "text"?: string, "json"?: value}`. The step of a request is `turns[k]` (the last one
+ * args}], "text"?: string, "json"?: value}`; a call's string argument `"$result:<k>.<field>"`
+ * is a field of the turn's k-th tool result (see `withResults`). The step of a request is `turns[k]` (the last one
  * when k is past the end), k = the user messages after the one with the script (so corrective
  * follow-ups get the next step). Within the turn the model makes the step's calls one per
  * request, then answers with `json` (serialized), `text`, or a summary of the last tool output.
@@ -105,11 +132,11 @@ function scriptedStep(messages) {
   const turns = Array.isArray(script.turns) && script.turns.length > 0 ? script.turns : [script];
   const step = turns[Math.min(k, turns.length - 1)];
   const lastUser = users.at(-1)[1];
-  const toolResults = messages.slice(lastUser + 1).filter((m) => m?.role === "tool").length;
+  const results = messages.slice(lastUser + 1).filter((m) => m?.role === "tool").map((m) => textParts(m.content).join(""));
   const calls = Array.isArray(step.calls) ? step.calls : [];
-  if (toolResults < calls.length) {
-    const { name, args } = calls[toolResults];
-    return { call: { id: `call_scripted_${Date.now().toString(36)}_${++scriptedCalls}`, name, args: args ?? {} } };
+  if (results.length < calls.length) {
+    const { name, args } = calls[results.length];
+    return { call: { id: `call_scripted_${Date.now().toString(36)}_${++scriptedCalls}`, name, args: withResults(args ?? {}, results) } };
   }
   if (step.json !== undefined) return { text: JSON.stringify(step.json) };
   if (typeof step.text === "string") return { text: step.text };

@@ -9,15 +9,33 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { RequestError } from "@agentclientprotocol/sdk";
 import WebSocket from "ws";
 import { LettaAgentClient } from "letta-agent-wasm/client";
 import { log } from "./log.js";
 
 const LOCAL_START_TIMEOUT_MS = 90_000;
 
+/** The backend LETTA_ACP_BACKEND names (`local` by default). */
+export const backendKind = (env = process.env) => (env.LETTA_ACP_BACKEND || "local").trim();
+
+/**
+ * The JSON-RPC error for a backend that could not start or refused a session: `auth_required`
+ * when credentials are missing or refused (the editor then offers the auth methods), else an
+ * internal error with the reason.
+ */
+export function backendError(error, env = process.env) {
+  if (error instanceof RequestError) return error;
+  const message = String(error?.message ?? error);
+  const kind = backendKind(env);
+  if (kind === "cloud" && !env.LETTA_API_KEY) return RequestError.authRequired(undefined, "LETTA_API_KEY is not set (the cloud backend needs a Letta API key)");
+  if (/\b(401|403)\b|unauthori[sz]ed|forbidden|invalid (api )?key/i.test(message)) return RequestError.authRequired(undefined, `the ${kind} backend refused the credentials: ${message}`);
+  return RequestError.internalError(undefined, message);
+}
+
 /** A backend: `{client, close()}`; `client` is a connected-on-demand `LettaAgentClient`. */
 export async function connectBackend(env = process.env) {
-  const kind = (env.LETTA_ACP_BACKEND || "local").trim();
+  const kind = backendKind(env);
   if (kind === "cloud") {
     const client = new LettaAgentClient({
       backend: "cloud",

@@ -1,6 +1,7 @@
 // Slash commands of an ACP session, announced with `available_commands_update`: `/model`
-// (answered here, see models.js) and the app server's own commands (`supported_commands` and
-// `mod_commands` of its device status), run with `execute_command` without a model turn.
+// (answered here, see models.js), the app server's own commands (`supported_commands` and
+// `mod_commands` of its device status), run with `execute_command` without a model turn, and
+// the skills (skills.js), which go to the agent as prompt text.
 
 const MODEL_COMMAND = { name: "model", description: "List the models, or switch: /model <handle>", input: { hint: "model handle (empty: list)" } };
 /** Server commands that make no sense from an editor. */
@@ -14,9 +15,14 @@ export function serverCommandsOf(status) {
   return [...builtIn, ...mods].filter((c) => c.name !== "model");
 }
 
-/** The commands of a session (its `serverCommands` were read at open). */
+/** The commands of a session (its `serverCommands` and `skills` were read at open). */
 export function availableCommands(state) {
-  return [MODEL_COMMAND, ...state.serverCommands.map((c) => ({ name: c.name, description: c.description, input: { hint: c.hint || "arguments (optional)" } }))];
+  const commands = [MODEL_COMMAND, ...state.serverCommands.map((c) => ({ name: c.name, description: c.description, input: { hint: c.hint || "arguments (optional)" } }))];
+  const taken = new Set(commands.map((c) => c.name));
+  for (const skill of state.skills ?? []) {
+    if (!taken.has(skill.name)) commands.push({ name: skill.name, description: skill.description, input: { hint: "optional instructions" } });
+  }
+  return commands;
 }
 
 /** `{name, args}` of a typed `/name args`, else `undefined`. */

@@ -1,13 +1,16 @@
 // Models of an ACP session: the `model` config option and the locally handled `/model` command.
+import { permissionsOption } from "./permissions.js";
 
 /**
- * The `session/set_config_option` options of a session (the model selector).
+ * The `session/set_config_option` options of a session: the permissions and model selects.
  * @returns {import("@agentclientprotocol/sdk").SessionConfigOption[]}
  */
 export function configOptions(state) {
   const options = state.models.map((m) => ({ value: m.handle, name: m.label || m.handle, description: m.description ?? null }));
   if (state.model && !options.some((o) => o.value === state.model)) options.unshift({ value: state.model, name: state.model });
-  return [{ id: "model", name: "Model", category: "model", type: "select", currentValue: state.model ?? options[0]?.value ?? "", options }];
+  /** @type {import("@agentclientprotocol/sdk").SessionConfigOption} */
+  const model = { id: "model", name: "Model", category: "model", type: "select", currentValue: state.model ?? options[0]?.value ?? "", options };
+  return [permissionsOption(state.mode), model];
 }
 
 /** A catalog entry matching what the user typed (handle, id or label), else `undefined`. */

@@ -31,24 +31,40 @@ export class SessionStore {
     return this.all().find((r) => r.sessionId === sessionId);
   }
 
-  /** Inserts or merges a record; written atomically (rename). */
+  /** Inserts or merges a record (its `updatedAt` set to now); written atomically. */
   put(record) {
     const records = this.all();
     const index = records.findIndex((r) => r.sessionId === record.sessionId);
     const merged = { ...(records[index] ?? {}), ...record, updatedAt: new Date().toISOString() };
     if (index >= 0) records[index] = merged;
     else records.push(merged);
+    this.#write(records);
+    return merged;
+  }
+
+  /** Writes every record atomically (a temporary file renamed over the old one). */
+  #write(records) {
     mkdirSync(this.dir, { recursive: true });
     const temp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(records, null, 2));
     renameSync(temp, this.file);
-    return merged;
   }
 
-  /** The records of one project directory (all when `cwd` is not given), newest first. */
+  /** Removes a record (a no-op when there is none). */
+  remove(sessionId) {
+    const records = this.all();
+    const kept = records.filter((r) => r.sessionId !== sessionId);
+    if (kept.length !== records.length) this.#write(kept);
+  }
+
+  /**
+   * The records of one project directory (all when `cwd` is not given), newest first (ties:
+   * by session id), the order session/list pages through.
+   */
   list(cwd) {
+    const updated = (r) => String(r.updatedAt ?? "");
     return this.all()
       .filter((r) => !cwd || r.cwd === cwd)
-      .sort((a, b) => String(b.updatedAt).localeCompare(String(a.updatedAt)));
+      .sort((a, b) => (updated(a) === updated(b) ? (a.sessionId < b.sessionId ? -1 : 1) : updated(a) < updated(b) ? 1 : -1));
   }
 }

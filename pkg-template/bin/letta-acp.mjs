@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // letta-acp: a Letta agent for ACP editors (Zed, JetBrains, acpx, …) over stdio, on the
 // package's public `letta-agent-wasm/client` API. stdout carries only ACP JSON-RPC; every log
-// line goes to stderr. Settings (environment):
+// line goes to stderr. `letta-acp --login` runs the Letta Code CLI's sign-in instead (the
+// terminal auth method: an editor runs it in a terminal). Settings (environment):
 //   LETTA_ACP_BACKEND           local (default) | remote | cloud
 //   LETTA_APP_SERVER_URL/_TOKEN the app server of `remote`
 //   LETTA_API_KEY               `cloud` (LETTA_BASE_URL for another API origin; LETTA_ACP_COMPUTER
@@ -15,30 +16,25 @@ import { readFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { createAgentApp } from "../acp/agent.js";
+import { runLogin } from "../acp/auth.js";
 import { connectBackend, resolveAgent } from "../acp/backend.js";
 import { log } from "../acp/log.js";
 
 // Nothing but JSON-RPC may reach stdout, whatever a dependency prints.
 console.log = console.info = console.debug = console.error;
 
+if (process.argv.includes("--login")) process.exit(await runLogin());
+
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
 
-let backend;
-try {
-  backend = await connectBackend();
-} catch (caught) {
-  const error = /** @type {{code?: string, name?: string, message?: string} | undefined} */ (caught);
-  if (error?.code === "unsupported") {
-    log(`the "${process.env.LETTA_ACP_BACKEND}" backend is not supported by this version (${error.name}: ${error.message})`);
-    process.exit(2);
-  }
-  log(`could not start the backend: ${error?.message ?? error}`);
-  process.exit(1);
-}
-const agentId = resolveAgent(backend.client);
+// The backend starts at once but is awaited only by session requests: `initialize` (and the
+// auth methods an editor needs to fix a missing credential) is answered whatever happens here.
+const backend = connectBackend();
+backend.catch((error) => log(`could not start the backend: ${error?.message ?? error}`));
+const agentId = backend.then(({ client }) => resolveAgent(client));
 agentId.catch((error) => log(`no agent: ${error?.message ?? error}`));
 
-const app = createAgentApp({ backend: Promise.resolve(backend), agentId, version });
+const app = createAgentApp({ backend, agentId, version });
 // Node's web streams are the standard ones at run time; @types/node declares them apart from the DOM's.
 const input = /** @type {ReadableStream<Uint8Array>} */ (/** @type {unknown} */ (Readable.toWeb(process.stdin)));
 const stream = ndJsonStream(Writable.toWeb(process.stdout), input);
@@ -49,7 +45,7 @@ async function shutdown(code = 0) {
   if (closing) return;
   closing = true;
   await app.closeSessions().catch(() => {});
-  await backend.close().catch(() => {});
+  await backend.then((b) => b.close()).catch(() => {});
   process.exit(code);
 }
 connection.closed.then(() => shutdown(0), () => shutdown(1));

@@ -4,13 +4,12 @@
 // `/model`, and the cloud backend through the Cloud stand-in.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { LettaAgentClient } from "letta-agent-wasm/client";
-import { acpx, bin, directClient, startAcpx, stopReasonOf, updatesOf } from "./support/acp.mjs";
+import { acpx, directClient, startAcpx, stopReasonOf, updatesOf } from "./support/acp.mjs";
 
 const repoRoot = resolve(process.env.LETTA_REPO_ROOT ?? "../..");
 const { startPeer } = await import(join(repoRoot, "tests", "support", "real-peer.mjs"));
@@ -50,6 +49,8 @@ after(async () => {
 });
 
 const indexWhere = (messages, predicate) => messages.findIndex(predicate);
+/** The model select of a `configOptions` list. */
+const modelOption = (configOptions) => configOptions?.find((o) => o.id === "model");
 
 test("a granted shell command: tool_call → request_permission → completed tool_call_update with the output → agent message → end_turn", async () => {
   const marker = `granted-${stamp}`;
@@ -153,14 +154,14 @@ test("/model lists both scripted models and switches between them (no model turn
   const switched = await acpx(["prompt", `/model ${peer.model2}`], { cwd, env });
   assert.equal(stopReasonOf(switched.messages), "end_turn", switched.stderr);
   const option = updatesOf(switched.messages).find((u) => u.sessionUpdate === "config_option_update");
-  assert.equal(option?.configOptions[0].currentValue, peer.model2);
+  assert.equal(modelOption(option?.configOptions)?.currentValue, peer.model2);
   assert.match(text(switched.messages), /switched/);
   assert.ok(!updatesOf(switched.messages).some((u) => u.sessionUpdate === "agent_thought_chunk"), "no model turn");
 
   const again = await acpx(["prompt", "/model"], { cwd, env });
   assert.match(text(again.messages), new RegExp(`${peer.model2}\\b.*← current`));
   const back = await acpx(["prompt", `/model ${peer.model}`], { cwd, env });
-  assert.equal(updatesOf(back.messages).find((u) => u.sessionUpdate === "config_option_update")?.configOptions[0].currentValue, peer.model);
+  assert.equal(modelOption(updatesOf(back.messages).find((u) => u.sessionUpdate === "config_option_update")?.configOptions)?.currentValue, peer.model);
 });
 
 test("available commands: /model and the app server's own, run with execute_command without a model turn", async () => {
@@ -196,7 +197,7 @@ test("session/set_mode unrestricted: the shell command runs without asking, the 
     const loaded = await other.request("session/load", { sessionId, cwd, mcpServers: [] });
     assert.equal(loaded.modes.currentModeId, "unrestricted", "the mode chosen by another process");
     const set = await other.request("session/set_config_option", { sessionId, configId: "model", value: peer.model2 });
-    assert.equal(set.configOptions[0].currentValue, peer.model2);
+    assert.equal(modelOption(set.configOptions).currentValue, peer.model2);
     await assert.rejects(other.request("session/set_config_option", { sessionId, configId: "nope", value: "x" }), /unknown config option/);
   } finally {
     assert.equal(await other.close(), 0, other.stderr());
@@ -256,11 +257,18 @@ test("LETTA_ACP_BACKEND=cloud: a granted shell command through the Cloud stand-i
   }
 });
 
-test("LETTA_ACP_BACKEND=local without an installed app server: a clear error and a non-zero exit", () => {
-  const run = spawnSync(bin("letta-acp"), [], { env: { ...env, LETTA_ACP_BACKEND: "local", LETTA_CODE_BIN: join(scratch, "no-such-letta") }, input: "", timeout: 30_000, encoding: "utf8" });
-  assert.equal(run.status, 1, run.stderr);
-  assert.equal(run.stdout, "", "nothing on stdout");
-  assert.match(run.stderr, /could not start .*no-such-letta.*LETTA_CODE_BIN/);
+test("LETTA_ACP_BACKEND=local without an installed app server: initialize is still answered; session/new fails with a clear error; nothing but JSON-RPC on stdout", async () => {
+  const cwd = project("no-letta");
+  const direct = directClient({ cwd, env: { ...env, LETTA_ACP_BACKEND: "local", LETTA_CODE_BIN: join(scratch, "no-such-letta") } });
+  try {
+    const init = await direct.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    assert.equal(init.protocolVersion, 1);
+    const error = await direct.request("session/new", { cwd, mcpServers: [] }).catch((e) => e);
+    assert.match(error.message, /could not start .*no-such-letta.*LETTA_CODE_BIN/);
+  } finally {
+    assert.equal(await direct.close(), 0, direct.stderr());
+  }
+  assert.match(direct.stderr(), /could not start the backend: could not start .*no-such-letta/);
 });
 
 test("LETTA_ACP_BACKEND=local: starts the installed app server on loopback, creates the agent \"Letta\" and answers", async () => {

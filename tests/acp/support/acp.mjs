@@ -6,6 +6,8 @@ import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 
 export const bin = (name) => resolve("node_modules", ".bin", name);
+/** How long a direct client waits for an answer (a turn of the scripted model takes seconds). */
+const REQUEST_TIMEOUT_MS = 120_000;
 
 /** Parses the JSON lines of an output (acpx prints some plain `[acpx] …` lines too). */
 function jsonLines(text) {
@@ -57,13 +59,16 @@ export const stopReasonOf = (messages) => messages.filter((m) => m.result?.stopR
 
 /**
  * A direct ACP client of a fresh `letta-acp` process: `request(method, params)` resolves with
- * the result (rejects with the error); `notifications` holds every notification received.
+ * the result (rejects with the error); `notifications` holds every notification received,
+ * `requests` every request the agent sent (never answered: a test that needs answers uses
+ * sdk-client.mjs).
  */
 export function directClient({ cwd, env }) {
   const child = spawn(bin("letta-acp"), [], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
   let nextId = 1;
   const pending = new Map();
   const notifications = [];
+  const requests = [];
   let stderr = "";
   child.stderr.on("data", (data) => (stderr += data));
   createInterface({ input: child.stdout }).on("line", (line) => {
@@ -74,15 +79,32 @@ export function directClient({ cwd, env }) {
       if (message.error) reject(Object.assign(new Error(message.error.message), { rpc: message.error }));
       else ok(message.result);
     } else if (message.method && message.id === undefined) notifications.push(message);
+    else if (message.method) requests.push(message);
   });
   const closed = new Promise((done) => child.once("close", (code) => done(code)));
+  // A request fails (never hangs) when the agent exits first or does not answer in time.
+  closed.then((code) => {
+    for (const { reject } of pending.values()) reject(new Error(`letta-acp exited (${code}) before answering; stderr:\n${stderr.slice(-2000)}`));
+    pending.clear();
+  });
   return {
     notifications,
+    requests,
     stderr: () => stderr,
-    request(method, params) {
+    notify(method, params) {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method, params })}\n`);
+    },
+    request(method, params, { timeoutMs = REQUEST_TIMEOUT_MS } = {}) {
       const id = nextId++;
       child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-      return new Promise((ok, reject) => pending.set(id, { resolve: ok, reject }));
+      return new Promise((ok, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new Error(`${method} got no answer within ${timeoutMs / 1000} s`));
+        }, timeoutMs);
+        const settle = (fn) => (value) => (clearTimeout(timer), fn(value));
+        pending.set(id, { resolve: settle(ok), reject: settle(reject) });
+      });
     },
     async close() {
       child.stdin.end();
