@@ -9,13 +9,10 @@
 //! the lists hold at most the peak of live small blocks.
 //!
 //! A block that grows or shrinks within its class stays where it is; any other `realloc` moves
-//! the block (talc's in-place resizing is then not linked: the `/client` wasm is 15 B gzip
-//! smaller with this module than without).
+//! the block (talc's in-place resizing is then not linked).
 //!
-//! Measured on 2026-12-05 against the package with talc alone, each package in its own process,
-//! alternately, five rounds of 2,000 replayed turns: a one-turn session with two sockets 0.92 ×
-//! the time (243 vs 265 µs), with one socket 0.93 × (236 vs 255 µs); `bench/turn.mjs` with two
-//! sockets 1.34–1.48 × `JSON.parse` in six runs (1.45–1.47 before).
+//! It stays because whole turns are measurably faster with it than with talc alone, in every
+//! `bench/run ab` run (bench/RESULTS.md, issue 40's A/B and the figures before it).
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
