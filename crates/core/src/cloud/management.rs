@@ -1,12 +1,12 @@
 //! `client.agents` and `client.conversations` over Cloud REST (spec §4.2 "management"): the
 //! routes of the generated resource methods. The camelCase → snake_case facade mapping is the
-//! binding's (shared with the remote backend, spec §3.10); these builders take its output, the
-//! wire-named `query` or `body` object.
+//! wrapper's (shared with the remote backend, spec §3.10); these builders take its output, the
+//! wire-named `query` or `body` object, parsed from the JSON text it sent.
 
 use super::error::{CloudError, CloudResult};
 use super::http::{Body, HttpRequest, HttpResponse, Method, RequestBuilder};
 use super::query::{segment, Query};
-use serde_json::Value;
+use crate::json::{self, Object, Value};
 
 fn id<'a>(value: &'a str, what: &str) -> CloudResult<&'a str> {
     if value.trim().is_empty() {
@@ -18,25 +18,29 @@ fn id<'a>(value: &'a str, what: &str) -> CloudResult<&'a str> {
     }
 }
 
+/// A scalar as a query value: a string as it is, anything else as its JSON text.
+fn query_value(value: &Value<'_>) -> String {
+    value
+        .as_str()
+        .map_or_else(|| json::to_string(value), str::to_owned)
+}
+
 /// A wire-named object as query parameters: scalars as text, arrays repeated, nulls skipped.
-pub fn query_of(fields: &Value) -> Query {
+pub fn query_of(fields: &Value<'_>) -> Query {
     let mut query = Query::new();
-    if let Some(o) = fields.as_object() {
-        for (key, value) in o {
-            query = match value {
-                Value::Null => query,
-                Value::String(s) => query.push(key, s),
-                Value::Array(list) => {
-                    let items: Vec<String> = list
-                        .iter()
-                        .filter(|v| !v.is_null())
-                        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
-                        .collect();
-                    query.repeat(key, &items)
-                }
-                other => query.push(key, other),
-            };
-        }
+    for (key, value) in fields.as_object().into_iter().flat_map(Object::members) {
+        query = match value {
+            Value::Absent | Value::Null => query,
+            Value::Array(list) => {
+                let items: Vec<String> = list
+                    .iter()
+                    .filter(|v| !v.is_nullish())
+                    .map(query_value)
+                    .collect();
+                query.repeat(key, &items)
+            }
+            other => query.push(key, query_value(other)),
+        };
     }
     query
 }
@@ -53,7 +57,7 @@ fn conversation_path(conversation_id: &str) -> CloudResult<String> {
 }
 
 /// `agents.list(query)` → `GET /v1/agents/`.
-pub fn list_agents(rb: &RequestBuilder, query: &Value) -> HttpRequest {
+pub fn list_agents(rb: &RequestBuilder, query: &Value<'_>) -> HttpRequest {
     rb.request(Method::Get, "/v1/agents/", &query_of(query), Body::None)
 }
 
@@ -68,7 +72,11 @@ pub fn retrieve_agent(rb: &RequestBuilder, agent_id: &str) -> CloudResult<HttpRe
 }
 
 /// `agents.update(id, body)` → `PATCH /v1/agents/<id>`.
-pub fn update_agent(rb: &RequestBuilder, agent_id: &str, body: &Value) -> CloudResult<HttpRequest> {
+pub fn update_agent(
+    rb: &RequestBuilder,
+    agent_id: &str,
+    body: &Value<'_>,
+) -> CloudResult<HttpRequest> {
     Ok(rb.json(Method::Patch, &agent_path(agent_id)?, &Query::new(), body))
 }
 
@@ -83,7 +91,7 @@ pub fn delete_agent(rb: &RequestBuilder, agent_id: &str) -> CloudResult<HttpRequ
 }
 
 /// `conversations.list(query)` → `GET /v1/conversations/`.
-pub fn list_conversations(rb: &RequestBuilder, query: &Value) -> HttpRequest {
+pub fn list_conversations(rb: &RequestBuilder, query: &Value<'_>) -> HttpRequest {
     rb.request(
         Method::Get,
         "/v1/conversations/",
@@ -103,30 +111,22 @@ pub fn retrieve_conversation(
 
 /// `conversations.create(body)` → `POST /v1/conversations/?agent_id=<agent_id>` with the rest of
 /// the body (the generated client moves `agent_id` into the query).
-pub fn create_conversation(rb: &RequestBuilder, body: &Value) -> CloudResult<HttpRequest> {
-    let mut body = body.as_object().cloned().unwrap_or_default();
-    let agent = match body.remove("agent_id") {
-        Some(Value::String(agent)) => agent,
-        _ => {
-            return Err(CloudError::invalid(
-                "Invalid agent id. Expected a non-empty string.",
-            ))
-        }
-    };
-    let query = Query::new().push("agent_id", id(&agent, "agent")?);
-    Ok(rb.json(
-        Method::Post,
-        "/v1/conversations/",
-        &query,
-        &Value::Object(body),
-    ))
+pub fn create_conversation(rb: &RequestBuilder, body: &Value<'_>) -> CloudResult<HttpRequest> {
+    let fields = body.as_object().cloned().unwrap_or_default();
+    let agent = fields.get("agent_id").as_str().unwrap_or_default();
+    let query = Query::new().push("agent_id", id(agent, "agent")?);
+    let mut rest = Object::new();
+    for (key, value) in fields.members().filter(|(key, _)| *key != "agent_id") {
+        rest.push(key, value.clone());
+    }
+    Ok(rb.json(Method::Post, "/v1/conversations/", &query, &rest))
 }
 
 /// `conversations.update(id, body)` → `PATCH /v1/conversations/<id>`.
 pub fn update_conversation(
     rb: &RequestBuilder,
     conversation_id: &str,
-    body: &Value,
+    body: &Value<'_>,
 ) -> CloudResult<HttpRequest> {
     let path = conversation_path(conversation_id)?;
     Ok(rb.json(Method::Patch, &path, &Query::new(), body))
@@ -151,22 +151,25 @@ pub fn fork_conversation(
 /// The id of the fork, to retrieve it (spec §3.10: a failed retrieve is a
 /// `ConversationForkHydrationError` of this id, raised by the binding).
 pub fn parse_fork(response: HttpResponse<'_>) -> CloudResult<String> {
-    let body = response.ok()?;
-    serde_json::from_str::<Value>(body)
-        .ok()
-        .and_then(|v| v.get("id").and_then(Value::as_str).map(str::to_owned))
+    Object::parse(response.ok()?)
+        .and_then(|o| o.str("id"))
+        .map(String::from)
         .ok_or_else(|| {
             CloudError::bad_response("Cloud conversation fork response did not include an id.")
         })
 }
 
-/// A JSON response body as a value (agents, conversations: passed to the caller as they are).
-pub fn parse_json(response: HttpResponse<'_>) -> CloudResult<Value> {
+/// A JSON response body as JSON text (agents, conversations: passed to the caller as they
+/// are, parsed once by the wrapper); `null` for an empty body.
+pub fn parse_json(response: HttpResponse<'_>) -> CloudResult<String> {
     let body = response.ok()?;
     if body.trim().is_empty() {
-        return Ok(Value::Null);
+        return Ok("null".to_owned());
     }
-    serde_json::from_str(body).map_err(|_| CloudError::bad_response("Invalid Cloud JSON response."))
+    match json::parse(body) {
+        Some(_) => Ok(body.to_owned()),
+        None => Err(CloudError::bad_response("Invalid Cloud JSON response.")),
+    }
 }
 
 #[cfg(test)]
@@ -174,21 +177,23 @@ mod tests {
     use super::*;
     use crate::cloud::http::test_support::builder;
 
-    use serde_json::json;
+    fn json(text: &str) -> Value<'_> {
+        json::parse(text).expect("test JSON")
+    }
 
     #[test]
     fn routes_follow_the_generated_client() {
         let rb = builder();
         let list = list_agents(
             &rb,
-            &json!({"tags": ["a", "b"], "limit": 5, "order_by": "created_at"}),
+            &json(r#"{"limit": 5, "order_by": "created_at", "tags": ["a", "b"]}"#),
         );
         assert_eq!(
             list.url,
             "https://api.letta.com/v1/agents/?limit=5&order_by=created_at&tags=a&tags=b"
         );
         let create =
-            create_conversation(&rb, &json!({"agent_id": "agent-1", "summary": "s"})).unwrap();
+            create_conversation(&rb, &json(r#"{"agent_id": "agent-1", "summary": "s"}"#)).unwrap();
         assert_eq!(
             (create.method, create.url.as_str()),
             (
@@ -202,13 +207,13 @@ mod tests {
             fork.url,
             "https://api.letta.com/v1/conversations/conv-1/fork?hidden=true&message_id=m-1"
         );
-        let update = update_agent(&rb, "agent-1", &json!({"name": "n"})).unwrap();
+        let update = update_agent(&rb, "agent-1", &json(r#"{"name": "n"}"#)).unwrap();
         assert_eq!(
             (update.method, update.url.as_str()),
             (Method::Patch, "https://api.letta.com/v1/agents/agent-1")
         );
         assert_eq!(
-            list_conversations(&rb, &json!({})).url,
+            list_conversations(&rb, &json("{}")).url,
             "https://api.letta.com/v1/conversations/"
         );
     }
