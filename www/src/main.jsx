@@ -10,7 +10,7 @@ import "./app.css";
 const root = createRoot(document.getElementById("root"));
 try {
   const backend = await relayBackend();
-  await (backend === "cloud" ? init({ cloud: true }) : init());
+  await init(); // one module for both backends
   root.render(
     <StrictMode>
       <App backend={backend} />
