@@ -429,7 +429,7 @@ impl SessionDriver {
         after: impl FnOnce(&Rc<Shared>, u32),
     ) -> Promise {
         let Some(shared) = self.live() else {
-            return Promise::reject(&closed_error("Session is closed"));
+            return Promise::reject(&closed_error(crate::error::SESSION_CLOSED));
         };
         let call = shared.next_call.get().wrapping_add(1);
         shared.next_call.set(call);
@@ -454,7 +454,7 @@ impl SessionDriver {
     ) -> Result<(), JsValue> {
         let shared = self
             .live()
-            .ok_or_else(|| closed_error("Session is closed"))?;
+            .ok_or_else(|| closed_error(crate::error::SESSION_CLOSED))?;
         shared.driver.run(step).map_err(|e| session_error(&e))
     }
 }

@@ -175,7 +175,7 @@ impl CloudConnector {
             if self.closed.get() {
                 // Closed during the start: what the start made (a sandbox) is undone here.
                 self.release().await;
-                return Err(CloudError::connection("Session is closed"));
+                return Err(CloudError::session_closed());
             }
             let endpoints = status_sockets::endpoints(&self.config, &connection_id, &runtime)?;
             let opened = match StatusLink::open(
@@ -192,7 +192,7 @@ impl CloudConnector {
                 Ok(link) if self.closed.get() => {
                     drop(link);
                     self.release().await;
-                    return Err(CloudError::connection("Session is closed"));
+                    return Err(CloudError::session_closed());
                 }
                 Ok(link) => {
                     driver.attach_status_link(link);
