@@ -4,7 +4,7 @@
 // interface, `listAgents(query)`, …, with wire-named queries and bodies: the remote backend
 // (remote.js) answers with app-server management commands, the Cloud backend (cloud.js) over REST.
 
-import { clientConfig, cloudClientOptions, queryTarget } from "./options.js";
+import { clientConfig, clientOptionsObject, cloudClientOptions, queryTarget } from "./options.js";
 import { wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, LettaUnsupportedError } from "./errors.js";
 import { LettaCodeSession } from "./session.js";
@@ -66,10 +66,7 @@ export class LettaAgentClient {
 
   constructor(options) {
     wasm(); // the typed "not initialized" error comes first
-    if (options === null || typeof options !== "object") {
-      throw invalidArgument("LettaAgentClient options must be an object.");
-    }
-    const { WebSocket, fetch: _fetch, headers, ...rest } = options;
+    const { WebSocket, fetch: _fetch, headers, ...rest } = clientOptionsObject(options);
     if (WebSocket !== undefined && typeof WebSocket !== "function") {
       throw invalidArgument("Invalid WebSocket. Expected a WebSocket constructor.");
     }
@@ -152,17 +149,12 @@ export class LettaAgentClient {
 
   /** A session on a new conversation of `agentId`. Synchronous; connects on first use. */
   createSession(agentId, options = {}) {
-    if (!isNonEmptyString(agentId)) {
-      throw invalidArgument("createSession() requires a non-empty agent id.");
-    }
+    // The agent id is checked (synchronously) with the session's other options (options.js).
     return new LettaCodeSession(this.#live(), { kind: "createSession", agentId }, options);
   }
 
   /** A session on a conversation (`conv-…` / `local-conv-…`) or on an agent's default conversation. */
   resumeSession(id, options = {}) {
-    if (!isNonEmptyString(id)) {
-      throw invalidArgument("resumeSession() requires a non-empty agent id.");
-    }
     return new LettaCodeSession(this.#live(), { kind: "resumeSession", id }, options);
   }
 

@@ -44,12 +44,18 @@ export function cloudClientOptions(o) {
   return { ...o, requestTimeoutMs: requestTimeout(o) };
 }
 
+/** `new LettaAgentClient(options)`'s first check, for either backend: `options` is an object. */
+export function clientOptionsObject(o) {
+  if (!isObject(o)) throw invalidArgument("LettaAgentClient options must be an object.");
+  return o;
+}
+
 /**
- * Validates `new LettaAgentClient(options)` of the remote backend (JSON view, WebSocket removed);
- * returns `{url, authToken, requestTimeoutMs, pinGlobalAgent}` with the URL normalized.
+ * Validates `new LettaAgentClient(options)` of the remote backend (JSON view of the object
+ * `clientOptionsObject` accepted, WebSocket removed); returns
+ * `{url, authToken, requestTimeoutMs, pinGlobalAgent}` with the URL normalized.
  */
 export function clientConfig(o) {
-  if (!isObject(o)) throw invalidArgument("LettaAgentClient options must be an object.");
   const backend = o.backend;
   if (backend == null || backend === "local") throw invalidArgument(PORTABLE_BACKEND_ERROR);
   if (backend !== "remote") {

@@ -59,10 +59,10 @@ export class LettaCodeSession {
   /** @internal Use `client.createSession()` / `client.resumeSession()`. */
   constructor(connection, target, options) {
     this.#connection = connection;
+    const start = sessionTarget(JSON.parse(JSON.stringify(target)));
     this.#options = splitOptions(options);
     // A Cloud connection carries its CloudClient (`cloud.client`) instead of remote options.
     const client = connection.client ?? {};
-    const start = sessionTarget(JSON.parse(JSON.stringify(target)));
     let { plain } = this.#options;
     let cloud;
     if (connection.cloud) {
@@ -137,8 +137,8 @@ export class LettaCodeSession {
     if (!this.#connection.cloud) return undefined;
     this.#sandbox ??= {
       uploadFiles: async (files) => {
-        if (!Array.isArray(files)) throw invalidArgument("Cloud sandbox file upload requires at least one file.");
-        const list = files.map((file) => ({ name: file?.name, content: file?.data }));
+        // Rust checks the list (at least one file, every name non-empty): cloud::files.
+        const list = Array.isArray(files) ? files.map((file) => ({ name: file?.name, content: file?.data })) : [];
         await this.#ensureInitialized();
         return parse(await this.#live().sandboxUpload(list));
       },

@@ -5,9 +5,9 @@
 //! too (`src/js/cloud_session.rs`).
 //!
 //! Options, bodies and queries cross as JSON text (the wrapper's one `JSON.stringify`), results
-//! as JSON text (its one `JSON.parse`): serde-wasm-bindgen measured 18.7 KB gzip more on the
-//! browser `/client` build (see `src/js/session.rs`), which now carries Cloud. A value of the
-//! wrong shape is a typed `LettaInvalidArgumentError`, never a panic. The wrapper
+//! as JSON text (its one `JSON.parse`), not through serde-wasm-bindgen, for the browser build's
+//! size (`src/js/session.rs`). A value of the wrong shape is a typed `LettaInvalidArgumentError`,
+//! never a panic. The wrapper
 //! (`pkg-template/lib/cloud.js`) maps the public camelCase options of the shared facades to the
 //! wire names.
 
@@ -17,7 +17,7 @@ use crate::cloud::error::{CloudError, CloudResult};
 use crate::cloud::http::{HttpRequest, HttpResponse, RequestBuilder};
 use crate::cloud::rest::RepositoryPermissions;
 use crate::cloud::selector::{self, ComputerSelector, Resolution};
-use crate::cloud::{computers, decisions, management, messages, models, repositories, rest};
+use crate::cloud::{computers, decisions, management, messages, models, rest};
 use crate::json::{self, Value};
 use crate::transport::fetch::Fetch;
 use js_sys::{Function, Promise};
@@ -146,7 +146,7 @@ impl CloudClient {
     /// `agents.retrieve(id)`.
     #[wasm_bindgen(js_name = agentsRetrieve)]
     pub fn agents_retrieve(&self, agent_id: &str) -> Promise {
-        self.text_call(
+        self.request_call(
             |rb| management::retrieve_agent(rb, agent_id),
             management::parse_json,
         )
@@ -158,7 +158,7 @@ impl CloudClient {
         self.text_call(
             |rb| {
                 let body = parsed(body_json, "agents.update() body")?;
-                management::update_agent(rb, agent_id, &body)
+                Ok(management::update_agent(rb, agent_id, &body))
             },
             management::parse_json,
         )
@@ -167,7 +167,7 @@ impl CloudClient {
     /// `agents.delete(id)`.
     #[wasm_bindgen(js_name = agentsDelete)]
     pub fn agents_delete(&self, agent_id: &str) -> Promise {
-        self.text_call(
+        self.request_call(
             |rb| management::delete_agent(rb, agent_id),
             management::parse_json,
         )
@@ -188,7 +188,7 @@ impl CloudClient {
     /// `conversations.retrieve(id)`.
     #[wasm_bindgen(js_name = conversationsRetrieve)]
     pub fn conversations_retrieve(&self, conversation_id: &str) -> Promise {
-        self.text_call(
+        self.request_call(
             |rb| management::retrieve_conversation(rb, conversation_id),
             management::parse_json,
         )
@@ -200,7 +200,7 @@ impl CloudClient {
         self.text_call(
             |rb| {
                 let body = parsed(body_json, "conversations.create() body")?;
-                management::create_conversation(rb, &body)
+                Ok(management::create_conversation(rb, &body))
             },
             management::parse_json,
         )
@@ -212,7 +212,7 @@ impl CloudClient {
         self.text_call(
             |rb| {
                 let body = parsed(body_json, "conversations.update() body")?;
-                management::update_conversation(rb, conversation_id, &body)
+                Ok(management::update_conversation(rb, conversation_id, &body))
             },
             management::parse_json,
         )
@@ -227,7 +227,7 @@ impl CloudClient {
         message_id: Option<String>,
         hidden: Option<bool>,
     ) -> Promise {
-        self.text_call(
+        self.request_call(
             |rb| management::fork_conversation(rb, conversation_id, message_id.as_deref(), hidden),
             management::parse_fork,
         )
@@ -244,7 +244,7 @@ impl CloudClient {
         self.text_call(
             |rb| {
                 let options = messages::ListMessagesOptions::from_json(options_json)?;
-                messages::list_request(rb, conversation_id, &options)
+                Ok(messages::list_request(rb, conversation_id, &options))
             },
             messages::parse_list,
         )
@@ -364,112 +364,6 @@ impl CloudClient {
             Ok(JsValue::UNDEFINED)
         }))
     }
-
-    /// `repositories.create({name})`.
-    #[wasm_bindgen(js_name = repositoriesCreate)]
-    pub fn repositories_create(&self, name: &str) -> Promise {
-        self.text_call(|rb| Ok(repositories::create(rb, name)), repositories::parse)
-    }
-
-    /// `repositories.list({limit?, offset?})`: `{repositories, hasNextPage}`.
-    #[wasm_bindgen(js_name = repositoriesList)]
-    pub fn repositories_list(&self, limit: Option<u32>, offset: Option<u32>) -> Promise {
-        self.text_call(
-            |rb| Ok(repositories::list(rb, limit, offset)),
-            repositories::parse_list,
-        )
-    }
-
-    /// `repositories.get(id)`.
-    #[wasm_bindgen(js_name = repositoriesGet)]
-    pub fn repositories_get(&self, id: &str) -> Promise {
-        self.text_call(|rb| repositories::get(rb, id), repositories::parse)
-    }
-
-    /// `repositories.delete(id)`.
-    #[wasm_bindgen(js_name = repositoriesDelete)]
-    pub fn repositories_delete(&self, id: &str) -> Promise {
-        self.text_call(|rb| repositories::delete(rb, id), repositories::parse)
-    }
-
-    /// `repositories.files.list(id, {pathPrefix?, depth?, ref?})`.
-    #[wasm_bindgen(js_name = repositoryFilesList)]
-    pub fn repository_files_list(&self, id: &str, options_json: &str) -> Promise {
-        self.text_call(
-            |rb| {
-                let options = repositories::ListFilesOptions::from_json(options_json)?;
-                repositories::list_files(rb, id, &options)
-            },
-            repositories::parse,
-        )
-    }
-
-    /// `repositories.files.create(id, {path, content})`.
-    #[wasm_bindgen(js_name = repositoryFilesCreate)]
-    pub fn repository_files_create(&self, id: &str, path: &str, content: &str) -> Promise {
-        self.text_call(
-            |rb| repositories::create_file(rb, id, path, content),
-            repositories::parse,
-        )
-    }
-
-    /// `repositories.files.read(id, {path, ref?})`.
-    #[wasm_bindgen(js_name = repositoryFilesRead)]
-    pub fn repository_files_read(
-        &self,
-        id: &str,
-        path: &str,
-        reference: Option<String>,
-    ) -> Promise {
-        self.text_call(
-            |rb| repositories::read_file(rb, id, path, reference.as_deref()),
-            repositories::parse,
-        )
-    }
-
-    /// `repositories.files.update(id, {path, content?, newPath?, precondition?})`.
-    #[wasm_bindgen(js_name = repositoryFilesUpdate)]
-    pub fn repository_files_update(&self, id: &str, options_json: &str) -> Promise {
-        self.text_call(
-            |rb| {
-                let options = repositories::UpdateFileOptions::from_json(options_json)?;
-                repositories::update_file(rb, id, &options)
-            },
-            repositories::parse,
-        )
-    }
-
-    /// `repositories.files.delete(id, {path})`.
-    #[wasm_bindgen(js_name = repositoryFilesDelete)]
-    pub fn repository_files_delete(&self, id: &str, path: &str) -> Promise {
-        self.text_call(
-            |rb| repositories::delete_file(rb, id, path),
-            repositories::parse,
-        )
-    }
-
-    /// `repositories.versions.list(id, {path?, limit?})`: an array.
-    #[wasm_bindgen(js_name = repositoryVersionsList)]
-    pub fn repository_versions_list(
-        &self,
-        id: &str,
-        path: Option<String>,
-        limit: Option<u32>,
-    ) -> Promise {
-        self.text_call(
-            |rb| repositories::list_versions(rb, id, path.as_deref(), limit),
-            repositories::parse_versions,
-        )
-    }
-
-    /// `repositories.versions.get(id, sha, {path?})`.
-    #[wasm_bindgen(js_name = repositoryVersionsGet)]
-    pub fn repository_versions_get(&self, id: &str, sha: &str, path: Option<String>) -> Promise {
-        self.text_call(
-            |rb| repositories::get_version(rb, id, sha, path.as_deref()),
-            repositories::parse,
-        )
-    }
 }
 
 impl CloudClient {
@@ -478,11 +372,20 @@ impl CloudClient {
         self.context.clone()
     }
 
+    /// [`Self::text_call`] of a request that always builds.
+    pub(super) fn request_call(
+        &self,
+        build: impl FnOnce(&RequestBuilder) -> HttpRequest,
+        parse: impl FnOnce(HttpResponse<'_>) -> CloudResult<String> + 'static,
+    ) -> Promise {
+        self.text_call(|rb| Ok(build(rb)), parse)
+    }
+
     /// Builds a request now (argument errors reject the Promise), performs it, and resolves
     /// with the parsed result as text: JSON for the wrapper to parse once, or an id. Only
     /// `parse` is generic: the request and the Promise share one future type for every method
     /// (one future per method measured 1.4–2.4 KB of wasm each, about 40 KB in all).
-    fn text_call(
+    pub(super) fn text_call(
         &self,
         build: impl FnOnce(&RequestBuilder) -> CloudResult<HttpRequest>,
         parse: impl FnOnce(HttpResponse<'_>) -> CloudResult<String> + 'static,

@@ -3,6 +3,7 @@
 //! hand-written JS wrapper in `pkg-template/` is the public API; these names are internal.
 
 pub mod cloud;
+mod cloud_repositories;
 mod cloud_session;
 pub mod error;
 pub mod session;

@@ -8,16 +8,6 @@ use super::http::{Body, HttpRequest, HttpResponse, Method, RequestBuilder};
 use super::query::{segment, Query};
 use crate::json::{self, Object, Value};
 
-fn id<'a>(value: &'a str, what: &str) -> CloudResult<&'a str> {
-    if value.trim().is_empty() {
-        Err(CloudError::invalid(format!(
-            "Invalid {what} id. Expected a non-empty string."
-        )))
-    } else {
-        Ok(value)
-    }
-}
-
 /// A scalar as a query value: a string as it is, anything else as its JSON text.
 fn query_value(value: &Value<'_>) -> String {
     value
@@ -45,15 +35,14 @@ pub fn query_of(fields: &Value<'_>) -> Query {
     query
 }
 
-fn agent_path(agent_id: &str) -> CloudResult<String> {
-    Ok(format!("/v1/agents/{}", segment(id(agent_id, "agent")?)))
+// The ids in routes were checked by the wrapper's facades (lib/agent-client.js), for both
+// backends.
+fn agent_path(agent_id: &str) -> String {
+    format!("/v1/agents/{}", segment(agent_id))
 }
 
-fn conversation_path(conversation_id: &str) -> CloudResult<String> {
-    Ok(format!(
-        "/v1/conversations/{}",
-        segment(id(conversation_id, "conversation")?)
-    ))
+fn conversation_path(conversation_id: &str) -> String {
+    format!("/v1/conversations/{}", segment(conversation_id))
 }
 
 /// `agents.list(query)` → `GET /v1/agents/`.
@@ -62,32 +51,28 @@ pub fn list_agents(rb: &RequestBuilder, query: &Value<'_>) -> HttpRequest {
 }
 
 /// `agents.retrieve(id)` → `GET /v1/agents/<id>`.
-pub fn retrieve_agent(rb: &RequestBuilder, agent_id: &str) -> CloudResult<HttpRequest> {
-    Ok(rb.request(
+pub fn retrieve_agent(rb: &RequestBuilder, agent_id: &str) -> HttpRequest {
+    rb.request(
         Method::Get,
-        &agent_path(agent_id)?,
+        &agent_path(agent_id),
         &Query::new(),
         Body::None,
-    ))
+    )
 }
 
 /// `agents.update(id, body)` → `PATCH /v1/agents/<id>`.
-pub fn update_agent(
-    rb: &RequestBuilder,
-    agent_id: &str,
-    body: &Value<'_>,
-) -> CloudResult<HttpRequest> {
-    Ok(rb.json(Method::Patch, &agent_path(agent_id)?, &Query::new(), body))
+pub fn update_agent(rb: &RequestBuilder, agent_id: &str, body: &Value<'_>) -> HttpRequest {
+    rb.json(Method::Patch, &agent_path(agent_id), &Query::new(), body)
 }
 
 /// `agents.delete(id)` → `DELETE /v1/agents/<id>`.
-pub fn delete_agent(rb: &RequestBuilder, agent_id: &str) -> CloudResult<HttpRequest> {
-    Ok(rb.request(
+pub fn delete_agent(rb: &RequestBuilder, agent_id: &str) -> HttpRequest {
+    rb.request(
         Method::Delete,
-        &agent_path(agent_id)?,
+        &agent_path(agent_id),
         &Query::new(),
         Body::None,
-    ))
+    )
 }
 
 /// `conversations.list(query)` → `GET /v1/conversations/`.
@@ -101,25 +86,22 @@ pub fn list_conversations(rb: &RequestBuilder, query: &Value<'_>) -> HttpRequest
 }
 
 /// `conversations.retrieve(id)` → `GET /v1/conversations/<id>`.
-pub fn retrieve_conversation(
-    rb: &RequestBuilder,
-    conversation_id: &str,
-) -> CloudResult<HttpRequest> {
-    let path = conversation_path(conversation_id)?;
-    Ok(rb.request(Method::Get, &path, &Query::new(), Body::None))
+pub fn retrieve_conversation(rb: &RequestBuilder, conversation_id: &str) -> HttpRequest {
+    let path = conversation_path(conversation_id);
+    rb.request(Method::Get, &path, &Query::new(), Body::None)
 }
 
 /// `conversations.create(body)` → `POST /v1/conversations/?agent_id=<agent_id>` with the rest of
 /// the body (the generated client moves `agent_id` into the query).
-pub fn create_conversation(rb: &RequestBuilder, body: &Value<'_>) -> CloudResult<HttpRequest> {
+pub fn create_conversation(rb: &RequestBuilder, body: &Value<'_>) -> HttpRequest {
     let fields = body.as_object().cloned().unwrap_or_default();
     let agent = fields.get("agent_id").as_str().unwrap_or_default();
-    let query = Query::new().push("agent_id", id(agent, "agent")?);
+    let query = Query::new().push("agent_id", agent);
     let mut rest = Object::new();
     for (key, value) in fields.members().filter(|(key, _)| *key != "agent_id") {
         rest.push(key, value.clone());
     }
-    Ok(rb.json(Method::Post, "/v1/conversations/", &query, &rest))
+    rb.json(Method::Post, "/v1/conversations/", &query, &rest)
 }
 
 /// `conversations.update(id, body)` → `PATCH /v1/conversations/<id>`.
@@ -127,9 +109,9 @@ pub fn update_conversation(
     rb: &RequestBuilder,
     conversation_id: &str,
     body: &Value<'_>,
-) -> CloudResult<HttpRequest> {
-    let path = conversation_path(conversation_id)?;
-    Ok(rb.json(Method::Patch, &path, &Query::new(), body))
+) -> HttpRequest {
+    let path = conversation_path(conversation_id);
+    rb.json(Method::Patch, &path, &Query::new(), body)
 }
 
 /// `conversations.fork(id, {messageId?, hidden?})` → `POST /v1/conversations/<id>/fork` with
@@ -139,13 +121,12 @@ pub fn fork_conversation(
     conversation_id: &str,
     message_id: Option<&str>,
     hidden: Option<bool>,
-) -> CloudResult<HttpRequest> {
-    let path = format!("{}/fork", conversation_path(conversation_id)?);
-    let message_id = message_id.map(|m| id(m, "message")).transpose()?;
+) -> HttpRequest {
+    let path = format!("{}/fork", conversation_path(conversation_id));
     let query = Query::new()
         .opt("hidden", hidden)
         .opt("message_id", message_id);
-    Ok(rb.request(Method::Post, &path, &query, Body::None))
+    rb.request(Method::Post, &path, &query, Body::None)
 }
 
 /// The id of the fork, to retrieve it (spec §3.10: a failed retrieve is a
@@ -192,8 +173,7 @@ mod tests {
             list.url,
             "https://api.letta.com/v1/agents/?limit=5&order_by=created_at&tags=a&tags=b"
         );
-        let create =
-            create_conversation(&rb, &json(r#"{"agent_id": "agent-1", "summary": "s"}"#)).unwrap();
+        let create = create_conversation(&rb, &json(r#"{"agent_id": "agent-1", "summary": "s"}"#));
         assert_eq!(
             (create.method, create.url.as_str()),
             (
@@ -202,12 +182,12 @@ mod tests {
             )
         );
         assert_eq!(create.body, Body::Json(r#"{"summary":"s"}"#.into()));
-        let fork = fork_conversation(&rb, "conv-1", Some("m-1"), Some(true)).unwrap();
+        let fork = fork_conversation(&rb, "conv-1", Some("m-1"), Some(true));
         assert_eq!(
             fork.url,
             "https://api.letta.com/v1/conversations/conv-1/fork?hidden=true&message_id=m-1"
         );
-        let update = update_agent(&rb, "agent-1", &json(r#"{"name": "n"}"#)).unwrap();
+        let update = update_agent(&rb, "agent-1", &json(r#"{"name": "n"}"#));
         assert_eq!(
             (update.method, update.url.as_str()),
             (Method::Patch, "https://api.letta.com/v1/agents/agent-1")
@@ -215,25 +195,6 @@ mod tests {
         assert_eq!(
             list_conversations(&rb, &json("{}")).url,
             "https://api.letta.com/v1/conversations/"
-        );
-    }
-
-    #[test]
-    fn blank_ids_have_the_reference_texts() {
-        let rb = builder();
-        assert_eq!(
-            delete_agent(&rb, "").unwrap_err().message,
-            "Invalid agent id. Expected a non-empty string."
-        );
-        assert_eq!(
-            fork_conversation(&rb, " ", None, None).unwrap_err().message,
-            "Invalid conversation id. Expected a non-empty string."
-        );
-        assert_eq!(
-            fork_conversation(&rb, "conv-1", Some(""), None)
-                .unwrap_err()
-                .message,
-            "Invalid message id. Expected a non-empty string."
         );
     }
 }

@@ -8,13 +8,9 @@ use super::query::{segment, Query};
 use crate::json::{self, Object, Value};
 use serde::Serialize;
 
-fn repository_path(id: &str) -> CloudResult<String> {
-    if id.trim().is_empty() {
-        return Err(CloudError::invalid(
-            "Invalid repository id. Expected a non-empty string.",
-        ));
-    }
-    Ok(format!("/v1/repositories/{}", segment(id)))
+/// The repository's route (the wrapper checked the id: lib/cloud.js).
+fn repository_path(id: &str) -> String {
+    format!("/v1/repositories/{}", segment(id))
 }
 
 /// `create({name})` → `POST /v1/repositories`.
@@ -52,23 +48,18 @@ pub fn list(rb: &RequestBuilder, limit: Option<u32>, offset: Option<u32>) -> Htt
 }
 
 /// `get(id)` → `GET /v1/repositories/<id>`.
-pub fn get(rb: &RequestBuilder, id: &str) -> CloudResult<HttpRequest> {
-    Ok(rb.request(
-        Method::Get,
-        &repository_path(id)?,
-        &Query::new(),
-        Body::None,
-    ))
+pub fn get(rb: &RequestBuilder, id: &str) -> HttpRequest {
+    rb.request(Method::Get, &repository_path(id), &Query::new(), Body::None)
 }
 
 /// `delete(id)` → `DELETE /v1/repositories/<id>`.
-pub fn delete(rb: &RequestBuilder, id: &str) -> CloudResult<HttpRequest> {
-    Ok(rb.request(
+pub fn delete(rb: &RequestBuilder, id: &str) -> HttpRequest {
+    rb.request(
         Method::Delete,
-        &repository_path(id)?,
+        &repository_path(id),
         &Query::new(),
         Body::None,
-    ))
+    )
 }
 
 /// `files.list(id, {pathPrefix, depth, ref})` → `GET /v1/repositories/<id>/files`.
@@ -103,34 +94,29 @@ impl ListFilesOptions {
 }
 
 /// `GET /v1/repositories/<id>/files`.
-pub fn list_files(rb: &RequestBuilder, id: &str, o: &ListFilesOptions) -> CloudResult<HttpRequest> {
+pub fn list_files(rb: &RequestBuilder, id: &str, o: &ListFilesOptions) -> HttpRequest {
     let query = Query::new()
         .opt("path_prefix", o.path_prefix.as_deref())
         .opt("depth", o.depth)
         .opt("ref", o.reference.as_deref());
-    let path = format!("{}/files", repository_path(id)?);
-    Ok(rb.request(Method::Get, &path, &query, Body::None))
+    let path = format!("{}/files", repository_path(id));
+    rb.request(Method::Get, &path, &query, Body::None)
 }
 
 /// `files.create(id, {path, content})` → `POST /v1/repositories/<id>/files`.
-pub fn create_file(
-    rb: &RequestBuilder,
-    id: &str,
-    path: &str,
-    content: &str,
-) -> CloudResult<HttpRequest> {
+pub fn create_file(rb: &RequestBuilder, id: &str, path: &str, content: &str) -> HttpRequest {
     #[derive(Serialize)]
     struct Create<'a> {
         path: &'a str,
         content: &'a str,
     }
-    let route = format!("{}/files", repository_path(id)?);
-    Ok(rb.json(
+    let route = format!("{}/files", repository_path(id));
+    rb.json(
         Method::Post,
         &route,
         &Query::new(),
         &Create { path, content },
-    ))
+    )
 }
 
 /// `files.read(id, {path, ref?})` → `GET /v1/repositories/<id>/files/content`.
@@ -139,10 +125,10 @@ pub fn read_file(
     id: &str,
     path: &str,
     reference: Option<&str>,
-) -> CloudResult<HttpRequest> {
-    let route = format!("{}/files/content", repository_path(id)?);
+) -> HttpRequest {
+    let route = format!("{}/files/content", repository_path(id));
     let query = Query::new().push("path", path).opt("ref", reference);
-    Ok(rb.request(Method::Get, &route, &query, Body::None))
+    rb.request(Method::Get, &route, &query, Body::None)
 }
 
 /// `files.update` options.
@@ -174,11 +160,7 @@ impl UpdateFileOptions {
 }
 
 /// `files.update(id, …)` → `POST /v1/repositories/<id>/files/content`.
-pub fn update_file(
-    rb: &RequestBuilder,
-    id: &str,
-    o: &UpdateFileOptions,
-) -> CloudResult<HttpRequest> {
+pub fn update_file(rb: &RequestBuilder, id: &str, o: &UpdateFileOptions) -> HttpRequest {
     #[derive(Serialize)]
     struct Precondition<'a> {
         #[serde(rename = "type")]
@@ -204,19 +186,19 @@ pub fn update_file(
             content_sha256: sha,
         }),
     };
-    let route = format!("{}/files/content", repository_path(id)?);
-    Ok(rb.json(Method::Post, &route, &Query::new(), &body))
+    let route = format!("{}/files/content", repository_path(id));
+    rb.json(Method::Post, &route, &Query::new(), &body)
 }
 
 /// `files.delete(id, {path})` → `DELETE /v1/repositories/<id>/files/content?path=…`.
-pub fn delete_file(rb: &RequestBuilder, id: &str, path: &str) -> CloudResult<HttpRequest> {
-    let route = format!("{}/files/content", repository_path(id)?);
-    Ok(rb.request(
+pub fn delete_file(rb: &RequestBuilder, id: &str, path: &str) -> HttpRequest {
+    let route = format!("{}/files/content", repository_path(id));
+    rb.request(
         Method::Delete,
         &route,
         &Query::new().push("path", path),
         Body::None,
-    ))
+    )
 }
 
 /// `versions.list(id, {path, limit})` → `GET /v1/repositories/<id>/versions`.
@@ -225,26 +207,21 @@ pub fn list_versions(
     id: &str,
     path: Option<&str>,
     limit: Option<u32>,
-) -> CloudResult<HttpRequest> {
-    let route = format!("{}/versions", repository_path(id)?);
+) -> HttpRequest {
+    let route = format!("{}/versions", repository_path(id));
     let query = Query::new().opt("path", path).opt("limit", limit);
-    Ok(rb.request(Method::Get, &route, &query, Body::None))
+    rb.request(Method::Get, &route, &query, Body::None)
 }
 
 /// `versions.get(id, sha, {path})` → `GET /v1/repositories/<id>/versions/<sha>`.
-pub fn get_version(
-    rb: &RequestBuilder,
-    id: &str,
-    sha: &str,
-    path: Option<&str>,
-) -> CloudResult<HttpRequest> {
-    let route = format!("{}/versions/{}", repository_path(id)?, segment(sha));
-    Ok(rb.request(
+pub fn get_version(rb: &RequestBuilder, id: &str, sha: &str, path: Option<&str>) -> HttpRequest {
+    let route = format!("{}/versions/{}", repository_path(id), segment(sha));
+    rb.request(
         Method::Get,
         &route,
         &Query::new().opt("path", path),
         Body::None,
-    ))
+    )
 }
 
 /// `snake_case` → `camelCase`.
@@ -340,10 +317,10 @@ mod tests {
             reference: Some("main".into()),
         };
         assert_eq!(
-            list_files(&rb, "repo-1", &o).unwrap().url,
+            list_files(&rb, "repo-1", &o).url,
             format!("{base}/files?path_prefix=src%2F&depth=2&ref=main")
         );
-        let read = read_file(&rb, "repo-1", "a b.txt", None).unwrap();
+        let read = read_file(&rb, "repo-1", "a b.txt", None);
         assert_eq!(read.url, format!("{base}/files/content?path=a%20b.txt"));
         let update = update_file(
             &rb,
@@ -354,20 +331,15 @@ mod tests {
                 new_path: Some("b".into()),
                 precondition: Some("abc".into()),
             },
-        )
-        .unwrap();
+        );
         assert_eq!(update.body, Body::Json(r#"{"path":"a","new_path":"b","precondition":{"type":"content_sha256","content_sha256":"abc"}}"#.into()));
-        let delete = delete_file(&rb, "repo-1", "a").unwrap();
+        let delete = delete_file(&rb, "repo-1", "a");
         assert_eq!(
             (delete.method, delete.url.as_str()),
             (
                 Method::Delete,
                 format!("{base}/files/content?path=a").as_str()
             )
-        );
-        assert_eq!(
-            get(&rb, "").unwrap_err().message,
-            "Invalid repository id. Expected a non-empty string."
         );
     }
 
