@@ -44,13 +44,6 @@ export function cloudClientOptions(o) {
   return { ...o, requestTimeoutMs: requestTimeout(o) };
 }
 
-/** A call's `timeoutMs` (`sendCommand()`, `recoverPendingApprovals()`): absent or a positive integer. */
-export function checkTimeout(timeoutMs) {
-  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
-    throw invalidArgument("Invalid timeoutMs. Expected a positive integer.");
-  }
-}
-
 /** `new LettaAgentClient(options)`'s first check, for either backend: `options` is an object. */
 export function clientOptionsObject(o) {
   if (!isObject(o)) throw invalidArgument("LettaAgentClient options must be an object.");

@@ -5,7 +5,7 @@
 
 import { wasm } from "./runtime.js";
 import { closedError, invalidArgument, LettaStateError } from "./errors.js";
-import { checkTimeout, sessionOptions, sessionTarget, splitOptions } from "./options.js";
+import { sessionOptions, sessionTarget, splitOptions } from "./options.js";
 import { asyncDisposeSymbol, isNonEmptyString, isObject, parse } from "./values.js";
 
 /**
@@ -378,7 +378,6 @@ export class LettaCodeSession {
   }
 
   async recoverPendingApprovals(options = {}) {
-    checkTimeout(options?.timeoutMs ?? undefined);
     await this.#ensureInitialized();
     return parse(await this.#live().recoverPendingApprovals(JSON.stringify(options ?? {})));
   }
@@ -405,7 +404,9 @@ export class LettaCodeSession {
     if (predicate !== undefined && typeof predicate !== "function") {
       throw invalidArgument("Invalid predicate. Expected a function.");
     }
-    checkTimeout(timeoutMs);
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
+      throw invalidArgument("Invalid timeoutMs. Expected a positive integer.");
+    }
     return parse(await driver.sendCommand(JSON.stringify(command), responseType, timeoutMs ?? 0, predicate));
   }
 

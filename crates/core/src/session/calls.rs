@@ -36,10 +36,18 @@ impl SessionCore {
         now: u64,
     ) -> Result<(), SessionError> {
         let runtime = self.ready_runtime()?;
-        // The wrapper checked `send()`'s arguments before connecting (lib/session.js): a
-        // non-blank `otid`, a string or an array as the message.
+        if otid.is_some_and(|o| o.trim().is_empty()) {
+            return Err(SessionError::invalid(
+                "send() otid must be a non-empty string",
+            ));
+        }
         let content = crate::json::parse(content_json)
-            .ok_or_else(|| SessionError::invalid("send() content is not JSON text."))?;
+            .filter(|value| matches!(value, Value::String(_) | Value::Array(_)))
+            .ok_or_else(|| {
+                SessionError::invalid(
+                    "send() message must be a string or an array of content parts",
+                )
+            })?;
         // A chat shows the text it sent when the turn starts (`coordinator::echo`).
         let echo = self
             .echo_inputs
@@ -221,8 +229,12 @@ impl SessionCore {
     }
 
     /// `removeQueuedMessage(itemId)`.
-    /// The wrapper checked that `item_id` is not blank (lib/session.js).
     pub fn remove_queued_message(&mut self, call: CallId, item_id: &str, now: u64) {
+        if item_id.trim().is_empty() {
+            let error =
+                SessionError::invalid("Invalid queue item id. Expected a non-empty string.");
+            return self.complete(call, Err(error));
+        }
         let Some(runtime) = self.runtime_for(call) else {
             return;
         };
@@ -294,8 +306,10 @@ impl SessionCore {
             return;
         };
         let options = Object::parse(options_json).unwrap_or_default();
-        // `timeoutMs` was checked by the wrapper (lib/session.js), as for `sendCommand()`.
-        let timeout = positive_integer(options.get("timeoutMs")).ok().flatten();
+        let Ok(timeout) = positive_integer(options.get("timeoutMs")) else {
+            let error = SessionError::invalid("Invalid timeoutMs. Expected a positive integer.");
+            return self.complete(call, Err(error));
+        };
         let request_id = self.ids.next("sync");
         let command = Command::Sync(Sync {
             request_id: Some(request_id.clone()),
@@ -419,12 +433,17 @@ fn command_frame(command_type: &str, request_id: &str, members: &Object<'_>) -> 
     crate::json::to_string(&frame)
 }
 
-/// A protocol command with a non-empty string `type` (that it is an object, the wrapper checked:
-/// lib/session.js).
+/// A protocol command: a non-array object with a non-empty string `type`.
 fn validate_command(command_json: &str) -> Result<Object<'_>, SessionError> {
-    Object::parse(command_json)
-        .filter(|command| matches!(command.get("type"), Value::String(t) if !t.is_empty()))
-        .ok_or_else(|| SessionError::invalid("Invalid command. Expected a non-empty type."))
+    let command = Object::parse(command_json).ok_or_else(|| {
+        SessionError::invalid("Invalid command. Expected a protocol command object.")
+    })?;
+    match command.get("type") {
+        Value::String(t) if !t.is_empty() => Ok(command),
+        _ => Err(SessionError::invalid(
+            "Invalid command. Expected a non-empty type.",
+        )),
+    }
 }
 
 /// The text a management request fails with when the server gives none (the reference's).

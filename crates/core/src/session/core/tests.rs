@@ -280,9 +280,13 @@ fn send_writes_the_input_and_the_stream_ends_the_turn() {
 }
 
 #[test]
-fn send_takes_the_checked_content_and_makes_a_message_id() {
+fn send_validates_its_arguments() {
     let mut core = started("");
-    assert!(core.send("not json", None, 0).is_err());
+    assert_eq!(
+        core.send(r#""x""#, Some("  "), 0).unwrap_err().message,
+        "send() otid must be a non-empty string"
+    );
+    assert!(core.send("42", None, 0).is_err());
     assert!(core
         .send(r#"[{"type":"text","text":"a"}]"#, None, 0)
         .is_ok());
