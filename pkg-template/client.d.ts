@@ -59,28 +59,27 @@ export type InitInput =
   | WasmModule
   | Promise<Response | ArrayBuffer | ArrayBufferView | WasmModule>;
 
-/**
- * `init({ cloud: true })`: an alias of `init()`, kept for code written when Cloud was a separate
- * browser build. The one build has both backends.
- */
+/** `init({ cloud: true })`: load the Cloud build (the same module plus `backend: "cloud"`). */
 export interface CloudInitInput {
   cloud: true;
-  /** Where (or what) the `.wasm` is (default: `wasm/web/` in the package). */
+  /** Where (or what) the Cloud build's `.wasm` is (default: `wasm/web-cloud/` in the package). */
   module_or_path?: InitInput;
 }
 
 /**
  * Instantiates the WebAssembly module. Browsers and bundlers: `await init()` once before
  * anything else (it fetches the `.wasm` next to the package unless `input` says otherwise;
- * memoized; a failed attempt can be retried). The module has both backends (`init({ cloud: true })`
- * is the same call). Node and React Native: instantiated on import; a no-op.
+ * memoized; a failed attempt can be retried); `await init({ cloud: true })` instead for
+ * `backend: "cloud"` (a larger build that app-server-only pages never fetch). Node and React
+ * Native: instantiated on import, Cloud included; a no-op.
  */
 export declare function init(input?: InitInput | CloudInitInput): Promise<void>;
 
 /**
  * The portable Letta Agent SDK client. `backend: "remote"` talks to a Letta Code app server over
- * WebSocket; `backend: "cloud"` to Letta Cloud (REST and its status sockets). A missing or
- * `"local"` backend throws `LettaInvalidArgumentError`. After `close()` every method throws `LettaAgentClient is closed`.
+ * WebSocket; `backend: "cloud"` to Letta Cloud (REST and its status sockets; browsers load that
+ * build with `init({ cloud: true })`). A missing or `"local"` backend throws
+ * `LettaInvalidArgumentError`. After `close()` every method throws `LettaAgentClient is closed`.
  */
 export declare class LettaAgentClient {
   constructor(options: PortableLettaAgentClientOptions);

@@ -5,10 +5,9 @@
 // (remote.js) answers with app-server management commands, the Cloud backend (cloud.js) over REST.
 
 import { clientConfig, clientOptionsObject, cloudClientOptions, queryTarget } from "./options.js";
-import { wasm } from "./runtime.js";
-import { closedError, ConversationForkHydrationError, invalidArgument, LettaUnsupportedError } from "./errors.js";
+import { cloudWasm, wasm } from "./runtime.js";
+import { closedError, ConversationForkHydrationError, invalidArgument, LettaNotInitializedError, LettaUnsupportedError } from "./errors.js";
 import { LettaCodeSession } from "./session.js";
-import { CloudBackend } from "./cloud.js";
 import { RemoteBackend } from "./remote.js";
 import { asyncDisposeSymbol, isNonEmptyString } from "./values.js";
 
@@ -43,7 +42,7 @@ function nonEmptyId(value, what) {
 /**
  * What sessions of a client share: the checked remote options (`client`) or the Cloud backend
  * (`cloud`), the WebSocket constructor and the request-id nonce.
- * @typedef {{client?: ReturnType<typeof clientConfig>, cloud?: CloudBackend, WebSocket: unknown, nonce: unknown}} Connection
+ * @typedef {{client?: ReturnType<typeof clientConfig>, cloud?: import("./cloud.js").CloudBackend, WebSocket: unknown, nonce: unknown}} Connection
  * @typedef {import("../client.js").LettaAgentClient} PublicClient the declared API
  */
 
@@ -55,9 +54,9 @@ export class LettaAgentClient {
   /** @type {Connection} */
   #connection;
   #closed = false;
-  /** The management backend: the remote one, or the Cloud one. @type {RemoteBackend | CloudBackend} */
+  /** The management backend: the remote one, or the Cloud one. @type {RemoteBackend | import("./cloud.js").CloudBackend} */
   #backend;
-  /** The CloudBackend of a `backend: "cloud"` client (else `null`). @type {CloudBackend | null} */
+  /** The CloudBackend of a `backend: "cloud"` client (else `null`). @type {import("./cloud.js").CloudBackend | null} */
   #cloud = null;
   /** `client.alpha`, made on first use. @type {import("../alpha.js").AlphaClient | null} */
   #alpha = null;
@@ -74,7 +73,11 @@ export class LettaAgentClient {
     if (rest.backend === "cloud") {
       // `headers` go with every Cloud REST call (and may carry the key as a bearer token).
       const plain = JSON.parse(JSON.stringify({ ...rest, headers }));
-      const cloud = new CloudBackend(wasm().CloudClient, cloudClientOptions(plain), globalThis.process?.env, _fetch);
+      const bindings = cloudWasm();
+      if (bindings === null) {
+        throw new LettaNotInitializedError('backend: "cloud" needs `await init({ cloud: true })`.');
+      }
+      const cloud = new bindings.CloudBackend(bindings.CloudClient, cloudClientOptions(plain), globalThis.process?.env, _fetch);
       this.#cloud = cloud;
       this.#backend = cloud;
       /** @type {"remote" | "cloud"} */

@@ -4,7 +4,7 @@
 // so `instanceof` holds for an error from either language.
 //
 // The classes exist once per JavaScript realm. The browser build bundles its lazily loaded
-// chunks (MCP, structured output, createAgent()'s options, the decisions checks) on their own, each with a copy of this
+// chunks (MCP, structured output, the Cloud loader) on their own, each with a copy of this
 // module; the first copy to run makes the classes and the others take them from `globalThis`,
 // so that `instanceof` holds whichever chunk threw.
 

@@ -1,7 +1,11 @@
 // The instantiated WebAssembly bindings. Each platform loader (node/, browser/, react-native/)
 // instantiates its own build and installs its glue module here, so the wrapper code in lib/
-// is shared by every platform. A call made before that fails with a clear, typed error. Every
-// build has both backends (`SessionDriver`, `CloudClient`).
+// is shared by every platform. A call made before that fails with a clear, typed error.
+//
+// The Cloud backend's classes (`CloudClient`) are in the Node and React Native builds, and in
+// a second browser build (`wasm/web-cloud`, the crate's `cloud` feature) that browsers fetch only
+// when an app calls `init({ cloud: true })`: the browser `/client` build stays within its size
+// ceiling. `cloudWasm()` has them once loaded.
 
 import { errorFromRust, LettaNotInitializedError } from "./errors.js";
 
@@ -9,6 +13,8 @@ import { errorFromRust, LettaNotInitializedError } from "./errors.js";
 let glue = null;
 /** @type {WebAssembly.Memory | null} */
 let memory = null;
+/** @type {any} */
+let cloudGlue = null;
 
 /** Called by each platform loader once its module is instantiated (`exports`: the instance's). */
 export function install(bindings, exports) {
@@ -16,6 +22,12 @@ export function install(bindings, exports) {
   bindings.setErrorFactory(errorFromRust);
   glue = bindings;
   memory = exports?.memory ?? null;
+  if (bindings.CloudClient) cloudGlue = bindings;
+}
+
+/** The bindings with the Cloud classes (`CloudClient`, `CloudBackend`), or `null` if not loaded. */
+export function cloudWasm() {
+  return cloudGlue;
 }
 
 /** Bytes of linear memory the module holds now (for memory regression tests). */

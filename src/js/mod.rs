@@ -2,8 +2,11 @@
 //! operation, typed arguments, Promises for API calls and typed errors ([`error`]). The
 //! hand-written JS wrapper in `pkg-template/` is the public API; these names are internal.
 
+#[cfg(feature = "cloud")]
 pub mod cloud;
+#[cfg(feature = "cloud")]
 mod cloud_repositories;
+#[cfg(feature = "cloud")]
 mod cloud_session;
 pub mod error;
 pub mod session;

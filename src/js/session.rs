@@ -34,6 +34,7 @@ pub(super) enum Connector {
         auth_token: Option<String>,
     },
     /// Letta Cloud: REST start, then the status sockets (`src/js/cloud_session.rs`).
+    #[cfg(feature = "cloud")]
     Cloud(Rc<crate::transport::cloud_session::CloudConnector>),
 }
 
@@ -106,6 +107,7 @@ impl SessionDriver {
                     Connector::Remote { url, auth_token } => {
                         driver.connect(url, shared.web_socket.as_ref(), auth_token.as_deref())
                     }
+                    #[cfg(feature = "cloud")]
                     Connector::Cloud(connector) => {
                         super::cloud_session::connect(shared, connector.clone(), _call)
                     }
@@ -116,6 +118,7 @@ impl SessionDriver {
 
     /// Runs before `send()` writes input: a Cloud managed sandbox is refreshed (its 404
     /// rejects with `CloudManagedSandboxExpiredError`); resolves at once otherwise.
+    #[cfg(feature = "cloud")]
     #[wasm_bindgen(js_name = beforeTurn)]
     pub fn before_turn(&self) -> Promise {
         match self.live().as_deref().map(|s| &s.connector) {
@@ -128,12 +131,14 @@ impl SessionDriver {
 
     /// `session.sandbox.uploadFiles(files)` (`[{name, content}]`): resolves with `{files}`
     /// (JSON); a Cloud managed sandbox only.
+    #[cfg(feature = "cloud")]
     #[wasm_bindgen(js_name = sandboxUpload)]
     pub fn sandbox_upload(&self, files: JsValue) -> Promise {
         super::cloud_session::upload(self.cloud_connector(), files)
     }
 
     /// `session.sandbox.downloadFile(path)`: resolves with a `Uint8Array`.
+    #[cfg(feature = "cloud")]
     #[wasm_bindgen(js_name = sandboxDownload)]
     pub fn sandbox_download(&self, path: String) -> Promise {
         super::cloud_session::download(self.cloud_connector(), path)
@@ -345,6 +350,7 @@ impl SessionDriver {
             return;
         };
         shared.driver.shut_down();
+        #[cfg(feature = "cloud")]
         if let Connector::Cloud(connector) = &shared.connector {
             super::cloud_session::close(connector.clone());
         }
@@ -357,6 +363,7 @@ impl SessionDriver {
 
 impl SessionDriver {
     /// The Cloud connector (`None` for a remote or released session).
+    #[cfg(feature = "cloud")]
     fn cloud_connector(&self) -> Option<Rc<crate::transport::cloud_session::CloudConnector>> {
         match &self.live()?.connector {
             Connector::Cloud(connector) => Some(connector.clone()),
@@ -380,6 +387,7 @@ impl SessionDriver {
             )
         })?;
         let request_timeout_ms = match &connector {
+            #[cfg(feature = "cloud")]
             Connector::Cloud(c) => setup.request_timeout_ms.or(Some(c.request_timeout_ms())),
             _ => setup.request_timeout_ms,
         };
@@ -459,6 +467,7 @@ impl SessionDriver {
     }
 }
 
+#[cfg(feature = "cloud")]
 impl Shared {
     /// Rejects the API call `call` with `error` (a connector's typed failure).
     pub(super) fn reject_call(&self, call: u32, error: &JsValue) {

@@ -35,12 +35,14 @@ pub enum Link {
     /// One bidirectional socket (remote backend).
     Socket(Socket),
     /// The Cloud status sockets's two sockets, as one.
+    #[cfg(feature = "cloud")]
     Status(super::status_link::StatusLink),
 }
 
 /// Writes on a [`Link`] without holding the driver's state borrowed.
 enum Writer {
     Socket(JsSocket),
+    #[cfg(feature = "cloud")]
     Status(super::status_link::StatusWriter),
 }
 
@@ -48,6 +50,7 @@ impl Link {
     fn writer(&self) -> Writer {
         match self {
             Link::Socket(socket) => Writer::Socket(socket.js()),
+            #[cfg(feature = "cloud")]
             Link::Status(link) => Writer::Status(link.writer()),
         }
     }
@@ -60,6 +63,7 @@ impl Writer {
             Writer::Socket(socket) => {
                 let _ = socket.send(text);
             }
+            #[cfg(feature = "cloud")]
             Writer::Status(writer) => {
                 writer.send(text);
             }
@@ -229,6 +233,7 @@ impl Driver {
 
     /// Takes over an open Cloud status sockets (see `transport::cloud_session`): its events go to
     /// the core from now on, and the core starts the session on it.
+    #[cfg(feature = "cloud")]
     pub fn attach_status_link(&self, link: super::status_link::StatusLink) {
         let weak = Rc::downgrade(&self.state);
         let handler = Rc::downgrade(&self.handler);
@@ -257,6 +262,7 @@ impl Driver {
     }
 
     /// Reports a failed Cloud connection attempt to the core (it settles what waits on it).
+    #[cfg(feature = "cloud")]
     pub fn connect_failed(&self, detail: &str) {
         self.run(|core, now| core.on_transport_error(detail, now));
     }

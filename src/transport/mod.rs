@@ -5,12 +5,16 @@
 //! core stays pure; this layer feeds it socket events and the clock and executes the effects it
 //! hands back.
 
+#[cfg(feature = "cloud")]
 mod cloud_sandbox;
+#[cfg(feature = "cloud")]
 pub mod cloud_session;
 pub mod driver;
+#[cfg(feature = "cloud")]
 pub mod fetch;
 pub mod random;
 pub mod socket;
+#[cfg(feature = "cloud")]
 pub mod status_link;
 pub mod text;
 pub mod timer;

@@ -109,6 +109,7 @@ impl StatusLink {
 
     /// Resolves once both sockets are open, or with the (redacted) detail of the failure.
     /// Frames that come meanwhile stay held for the sink.
+    #[cfg(feature = "cloud")]
     pub async fn wait_open(&self) -> Result<(), String> {
         loop {
             {

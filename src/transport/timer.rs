@@ -62,6 +62,7 @@ impl Drop for Timer {
 
 /// Resolves after `ms` milliseconds (one `setTimeout`): waits of the Cloud start sequence and
 /// of REST retries.
+#[cfg(feature = "cloud")]
 pub async fn sleep(ms: f64) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         set_timeout(&resolve, ms.max(0.0));

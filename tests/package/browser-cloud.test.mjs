@@ -1,7 +1,7 @@
-// `backend: "cloud"` in headless Chromium through the browser build: plain `init()` loads the
-// one browser .wasm, which has Cloud; REST goes over the browser's own fetch to the Cloud
-// stand-in (another origin: CORS) in front of the REAL app server. `init({ cloud: true })` is an
-// alias of `init()`.
+// `backend: "cloud"` in headless Chromium through the browser build: `init({ cloud: true })`
+// loads the Cloud build (and only that .wasm); REST goes over the browser's own fetch to the
+// Cloud stand-in (another origin: CORS) in front of the REAL app server. Plain `init()` keeps the
+// small build and says how to get Cloud.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { launchBrowser, startTestServer } from "./support/browser.mjs";
@@ -43,13 +43,11 @@ async function runPage(query = "") {
   return { result, errors, wasm };
 }
 
-const WEB_WASM = "/node_modules/letta-agent-wasm/wasm/web/letta_agent_wasm_bg.wasm";
-
-test("plain init(): agents and models over the browser's fetch, typed errors without the key", async () => {
+test("init({ cloud: true }): agents and models over the browser's fetch, typed errors without the key", async () => {
   const { result, errors, wasm } = await runPage();
   assert.equal(result.error, undefined, JSON.stringify(result.error));
   assert.deepEqual(errors, []);
-  assert.deepEqual(wasm, [WEB_WASM]);
+  assert.deepEqual(wasm, ["/node_modules/letta-agent-wasm/wasm/web-cloud/letta_agent_wasm_bg.wasm"]);
   assert.ok(result.listed.includes(result.agentId), "the agent created in the page is listed");
   assert.ok(result.handles.includes(cloud.peer.model));
   assert.equal(result.wrongKey.name, "APIError");
@@ -58,10 +56,9 @@ test("plain init(): agents and models over the browser's fetch, typed errors wit
   for (const line of cloud.lines) assert.ok(!line.includes(cloud.apiKey), `key in log: ${line}`);
 });
 
-test("init({ cloud: true }) is an alias of init(): the same .wasm, Cloud works", async () => {
-  const { result, errors, wasm } = await runPage("?alias");
-  assert.equal(result.error, undefined, JSON.stringify(result.error));
-  assert.deepEqual(errors, []);
-  assert.deepEqual(wasm, [WEB_WASM]);
-  assert.ok(result.listed.includes(result.agentId));
+test("plain init(): the small build only, and a typed error that names init({ cloud: true })", async () => {
+  const { result, wasm } = await runPage("?plain");
+  assert.deepEqual(wasm, ["/node_modules/letta-agent-wasm/wasm/web/letta_agent_wasm_bg.wasm"]);
+  assert.equal(result.error.name, "LettaNotInitializedError");
+  assert.match(result.error.message, /init\(\{ cloud: true \}\)/);
 });

@@ -10,7 +10,7 @@ import "./app.css";
 const root = createRoot(document.getElementById("root"));
 try {
   const backend = await relayBackend();
-  await init(); // one module for both backends
+  await (backend === "cloud" ? init({ cloud: true }) : init());
   root.render(
     <StrictMode>
       <App backend={backend} />

@@ -28,9 +28,16 @@ after(async () => {
 
 test("the build emits the package's .wasm as an asset (no Vite plugin) and warns about nothing", () => {
   const assets = readdirSync("dist/assets");
-  // The one /client build (with Cloud): one .wasm, whatever the backend.
+  // The /client build, and the Cloud build that only the lazy `init({ cloud: true })` chunk names.
   const wasm = assets.filter((name) => /^letta_agent_wasm_bg-.*\.wasm$/.test(name));
-  assert.equal(wasm.length, 1, assets.join());
+  assert.equal(wasm.length, 2, assets.join());
+  const cloudChunk = assets.find((name) => /^cloud-load-.*\.js$/.test(name));
+  assert.ok(cloudChunk, assets.join());
+  const entry = assets.filter((name) => name.endsWith(".js") && name !== cloudChunk);
+  const named = (file, asset) => readFileSync(`dist/assets/${file}`, "utf8").includes(asset);
+  const cloudWasm = wasm.filter((asset) => named(cloudChunk, asset));
+  assert.equal(cloudWasm.length, 1, "the Cloud chunk names one .wasm");
+  assert.ok(!entry.some((file) => named(file, cloudWasm[0])), "the entry does not name the Cloud .wasm");
   const log = readFileSync("vite-build.log", "utf8").trim();
   assert.equal(log, "", "`vite build --logLevel warn` printed warnings");
 });
