@@ -1,13 +1,15 @@
-// LettaAgentClient: the portable client. Remote backend: options are validated by options.js;
-// sessions, `createAgent()` and the management facades each run a Rust SessionDriver
-// (src/js/session.rs: the session core and its socket). Cloud backend: a CloudBackend
-// (cloud.js, loaded with the Cloud build) answers the same facades over REST.
+// LettaAgentClient: the portable client. Options are validated by options.js. Sessions run a Rust
+// SessionDriver (src/js/session.rs: the session core and its socket, or Cloud's status
+// sockets). The management facades (`agents`, `conversations`, `models`) call one backend
+// interface, `listAgents(query)`, …, with wire-named queries and bodies: the remote backend
+// (remote.js) answers with app-server management commands, the Cloud backend (cloud.js) over REST.
 
-import { clientConfig, queryTarget } from "./options.js";
+import { clientConfig, clientOptionsObject, cloudClientOptions, queryTarget } from "./options.js";
 import { cloudWasm, wasm } from "./runtime.js";
 import { closedError, ConversationForkHydrationError, invalidArgument, LettaNotInitializedError, LettaUnsupportedError } from "./errors.js";
-import { LettaCodeSession, newDriver } from "./session.js";
-import { asyncDisposeSymbol, isNonEmptyString, parse } from "./values.js";
+import { LettaCodeSession } from "./session.js";
+import { RemoteBackend } from "./remote.js";
+import { asyncDisposeSymbol, isNonEmptyString } from "./values.js";
 
 const cloudOnly = (what) =>
   new LettaUnsupportedError(`${what} is only available with backend: "cloud".`);
@@ -52,8 +54,8 @@ export class LettaAgentClient {
   /** @type {Connection} */
   #connection;
   #closed = false;
-  /** The pooled management connection (a driver, once connected). @type {Promise<any> | null} */
-  #management = null;
+  /** The management backend: the remote one, or the Cloud one. @type {RemoteBackend | import("./cloud.js").CloudBackend} */
+  #backend;
   /** The CloudBackend of a `backend: "cloud"` client (else `null`). @type {import("./cloud.js").CloudBackend | null} */
   #cloud = null;
   /** `client.alpha`, made on first use. @type {import("../alpha.js").AlphaClient | null} */
@@ -63,21 +65,21 @@ export class LettaAgentClient {
 
   constructor(options) {
     wasm(); // the typed "not initialized" error comes first
-    if (options === null || typeof options !== "object") {
-      throw invalidArgument("LettaAgentClient options must be an object.");
-    }
-    const { WebSocket, fetch: _fetch, headers: _headers, ...rest } = options;
+    const { WebSocket, fetch: _fetch, headers, ...rest } = clientOptionsObject(options);
     if (WebSocket !== undefined && typeof WebSocket !== "function") {
       throw invalidArgument("Invalid WebSocket. Expected a WebSocket constructor.");
     }
     const nonce = wasm().SessionDriver.requestNonce();
     if (rest.backend === "cloud") {
+      // `headers` go with every Cloud REST call (and may carry the key as a bearer token).
+      const plain = JSON.parse(JSON.stringify({ ...rest, headers }));
       const bindings = cloudWasm();
       if (bindings === null) {
         throw new LettaNotInitializedError('backend: "cloud" needs `await init({ cloud: true })`.');
       }
-      const cloud = new bindings.CloudBackend(bindings.CloudClient, rest, globalThis.process?.env, _fetch);
+      const cloud = new bindings.CloudBackend(bindings.CloudClient, cloudClientOptions(plain), globalThis.process?.env, _fetch);
       this.#cloud = cloud;
+      this.#backend = cloud;
       /** @type {"remote" | "cloud"} */
       this.backend = "cloud";
       this.#computer = rest.computer ?? rest.environment;
@@ -85,10 +87,11 @@ export class LettaAgentClient {
     } else {
       this.backend = "remote";
       this.#connection = { client: clientConfig(JSON.parse(JSON.stringify(rest))), WebSocket, nonce };
+      this.#backend = new RemoteBackend(this.#connection);
     }
     this.agents = this.#agents();
     this.conversations = this.#conversations();
-    this.models = { list: () => this.#managed((driver) => driver.listModels()) };
+    this.models = { list: async () => this.#management().listModels() };
   }
 
   /** Cloud: the client's default computer; the remote backend has none. */
@@ -133,8 +136,9 @@ export class LettaAgentClient {
     if (connection.cloud) return connection.cloud.createAgent(creation.cloudAgentCreation(options));
     const { target, preset, update } = creation.remoteAgentCreation(options, connection.client?.pinGlobalAgent);
     if (preset) {
-      const agentId = (await this.#request("create_agent", preset)).agent_id;
-      if (update) await this.#request("agent_update", { agent_id: agentId, body: update });
+      const remote = /** @type {RemoteBackend} */ (this.#backend);
+      const agentId = (await remote.request("create_agent", preset)).agent_id;
+      if (update) await remote.updateAgent(agentId, update);
       return agentId;
     }
     const session = new LettaCodeSession(connection, target, {});
@@ -148,6 +152,7 @@ export class LettaAgentClient {
 
   /** A session on a new conversation of `agentId`. Synchronous; connects on first use. */
   createSession(agentId, options = {}) {
+    // The agent id is checked (synchronously) with the session's other options (options.js).
     return new LettaCodeSession(this.#live(), { kind: "createSession", agentId }, options);
   }
 
@@ -188,44 +193,17 @@ export class LettaAgentClient {
   async close() {
     if (this.#closed) return;
     this.#closed = true;
-    const pool = this.#management;
-    this.#management = null;
-    if (pool !== null) (await pool.catch(() => null))?.close();
+    await this.#backend.close();
   }
 
   async [asyncDisposeSymbol]() {
     await this.close();
   }
 
-  /** Runs `use(driver)` on the pooled management connection, reconnecting if it dropped. */
-  async #managed(use) {
-    const { cloud } = this.#live();
-    if (cloud) return parse(await use(cloud));
-    let pool = this.#management;
-    if (pool !== null) {
-      const driver = await pool.catch(() => null);
-      if (driver === null || driver.isClosed()) pool = null;
-    }
-    if (pool === null) {
-      const { client, nonce, WebSocket } = this.#connection;
-      const driver = newDriver({ ...client, target: { kind: "management" } }, nonce, WebSocket, () => {});
-      const connecting = driver.connect().then(
-        () => driver,
-        (error) => {
-          driver.release();
-          throw error;
-        },
-      );
-      connecting.catch(() => {
-        if (this.#management === connecting) this.#management = null;
-      });
-      this.#management = pool = connecting;
-    }
-    return parse(await use(await pool));
-  }
-
-  #request(type, fields) {
-    return this.#managed((driver) => driver.management(type, JSON.stringify(fields)));
+  /** The management backend of an open client. */
+  #management() {
+    this.#live();
+    return this.#backend;
   }
 
   /** @returns {import("../management.js").AgentsClient} */
@@ -235,17 +213,14 @@ export class LettaAgentClient {
       list: async (options = {}) => {
         const query = wire(options, "before after limit order orderBy query:query_text name tags matchAllTags include");
         if (query.order_by !== undefined) query.order_by = orderBy(query.order_by);
-        return (await this.#request("agent_list", { query })).agents;
+        return this.#management().listAgents(query);
       },
-      retrieve: async (agentId) =>
-        (await this.#request("agent_retrieve", { agent_id: nonEmptyId(agentId, "agent") })).agent,
+      retrieve: async (agentId) => this.#management().retrieveAgent(nonEmptyId(agentId, "agent")),
       update: async (agentId, body = {}) => {
         const wireBody = wire(body, "name description model modelSettings system tags hidden contextWindowLimit");
-        return (await this.#request("agent_update", { agent_id: nonEmptyId(agentId, "agent"), body: wireBody })).agent;
+        return this.#management().updateAgent(nonEmptyId(agentId, "agent"), wireBody);
       },
-      delete: async (agentId) => {
-        await this.#request("agent_delete", { agent_id: nonEmptyId(agentId, "agent") });
-      },
+      delete: async (agentId) => this.#management().deleteAgent(nonEmptyId(agentId, "agent")),
       get repositories() {
         return cloud?.agentRepositories ?? throwCloudOnly("client.agents.repositories");
       },
@@ -255,30 +230,26 @@ export class LettaAgentClient {
   /** @returns {import("../management.js").ConversationsClient} */
   #conversations() {
     const retrieve = async (conversationId) =>
-      (await this.#request("conversation_retrieve", { conversation_id: nonEmptyId(conversationId, "conversation") }))
-        .conversation;
+      this.#management().retrieveConversation(nonEmptyId(conversationId, "conversation"));
     return {
       list: async (options = {}) => {
         const query = wire(options, "agentId after limit order orderBy archiveStatus summarySearch");
         if (query.order_by !== undefined) query.order_by = orderBy(query.order_by);
-        return (await this.#request("conversation_list", { query })).conversations;
+        return this.#management().listConversations(query);
       },
       retrieve,
       create: async (body) => {
         const wireBody = wire(body, "agentId summary description model modelSettings contextWindowLimit hidden");
-        return (await this.#request("conversation_create", { body: wireBody })).conversation;
+        return this.#management().createConversation(wireBody);
       },
       update: async (conversationId, body = {}) => {
         const wireBody = wire(body, "summary description model modelSettings contextWindowLimit archived");
-        const fields = { conversation_id: nonEmptyId(conversationId, "conversation"), body: wireBody };
-        return (await this.#request("conversation_update", fields)).conversation;
+        return this.#management().updateConversation(nonEmptyId(conversationId, "conversation"), wireBody);
       },
       fork: async (conversationId, options = {}) => {
         nonEmptyId(conversationId, "conversation");
         if (options?.messageId !== undefined) nonEmptyId(options.messageId, "message");
-        const body = wire(options, "messageId hidden");
-        const forked = await this.#request("conversation_fork", { conversation_id: conversationId, body });
-        const forkId = forked.conversation?.id;
+        const forkId = await this.#management().forkConversation(conversationId, wire(options, "messageId hidden"));
         try {
           return await retrieve(forkId);
         } catch (cause) {
@@ -287,9 +258,8 @@ export class LettaAgentClient {
       },
       listMessages: async (conversationId, options = {}) => {
         const query = wire(options, "before after order limit");
-        const fields = { conversation_id: nonEmptyId(conversationId, "conversation") };
-        if (Object.keys(query).length > 0) fields.query = query;
-        return { messages: (await this.#request("conversation_messages_list", fields)).messages ?? [] };
+        const messages = await this.#management().listMessages(nonEmptyId(conversationId, "conversation"), query);
+        return { messages };
       },
     };
   }

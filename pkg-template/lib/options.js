@@ -25,11 +25,32 @@ const shown = (value) => (typeof value === "string" ? value : "?");
 const dedup = (list) => [...new Set(list)];
 const stringList = (value) => (Array.isArray(value) && value.every((item) => typeof item === "string") ? value : null);
 
+/** `requestTimeoutMs` of either backend: absent, or a positive integer (each backend has its default). */
+function requestTimeout(o) {
+  const requestTimeoutMs = positiveInteger(o.requestTimeoutMs);
+  if (requestTimeoutMs === null) throw invalidArgument("Invalid requestTimeoutMs. Expected a positive integer.");
+  return requestTimeoutMs;
+}
+
 /**
- * Validates `new LettaAgentClient(options)` of the remote backend (the JSON view of the options
- * object, WebSocket removed; `backend: "cloud"` options are validated in Rust,
- * crates/core/src/cloud/config.rs); returns `{url, authToken, requestTimeoutMs, pinGlobalAgent}`
- * with the URL normalized.
+ * The client options of `backend: "cloud"` (JSON view, `fetch` and WebSocket removed), with
+ * what both backends share checked here (`requestTimeoutMs`); the Cloud-only options are
+ * checked by the Rust core (crates/core/src/cloud/config.rs), which reads these strictly.
+ */
+export function cloudClientOptions(o) {
+  return { ...o, requestTimeoutMs: requestTimeout(o) };
+}
+
+/** `new LettaAgentClient(options)`'s first check, for either backend: `options` is an object. */
+export function clientOptionsObject(o) {
+  if (!isObject(o)) throw invalidArgument("LettaAgentClient options must be an object.");
+  return o;
+}
+
+/**
+ * Validates `new LettaAgentClient(options)` of the remote backend (JSON view of the object
+ * `clientOptionsObject` accepted, WebSocket removed); returns
+ * `{url, authToken, requestTimeoutMs, pinGlobalAgent}` with the URL normalized.
  */
 export function clientConfig(o) {
   const backend = o.backend;
@@ -50,8 +71,7 @@ export function clientConfig(o) {
   if (o.authToken != null && !isNonEmptyString(o.authToken)) {
     throw invalidArgument("app-server auth token must not be empty");
   }
-  const requestTimeoutMs = positiveInteger(o.requestTimeoutMs);
-  if (requestTimeoutMs === null) throw invalidArgument("Invalid requestTimeoutMs. Expected a positive integer.");
+  const requestTimeoutMs = requestTimeout(o);
   const pinGlobalAgent = typeof o.pinGlobalAgent === "boolean" ? o.pinGlobalAgent : undefined;
   return { url, authToken: o.authToken ?? undefined, requestTimeoutMs, pinGlobalAgent };
 }

@@ -131,7 +131,7 @@ export class LettaCodeSession {
     if (!this.#connection.cloud) return undefined;
     this.#sandbox ??= {
       uploadFiles: async (files) => {
-        // The files are checked by the core (none is "at least one file").
+        // Rust checks the list (at least one file, every name non-empty): cloud::files.
         const list = Array.isArray(files) ? files.map((file) => ({ name: file?.name, content: file?.data })) : [];
         await this.#ensureInitialized();
         return parse(await this.#live().sandboxUpload(list));

@@ -1,4 +1,4 @@
-//! Cloud sessions (feature `cloud`): `CloudClient.createSessionDriver` returns the same
+//! Cloud sessions: `CloudClient.createSessionDriver` returns the same
 //! [`SessionDriver`] class the remote backend uses, whose transport is opened by a
 //! [`CloudConnector`] (REST start, status sockets). The wrapper (`pkg-template/lib/session.js`)
 //! drives both alike; `beforeTurn()` and `isIdleDisconnected()` are the Cloud-only steps.

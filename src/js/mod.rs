@@ -5,6 +5,8 @@
 #[cfg(feature = "cloud")]
 pub mod cloud;
 #[cfg(feature = "cloud")]
+mod cloud_repositories;
+#[cfg(feature = "cloud")]
 mod cloud_session;
 pub mod error;
 pub mod session;

@@ -1,4 +1,4 @@
-//! The managed sandbox of one Cloud session at run time (feature `cloud`): [`SandboxRunner`]
+//! The managed sandbox of one Cloud session at run time: [`SandboxRunner`]
 //! performs the requests of the sans-IO `cloud::sandbox::SandboxLifecycle`, wakes it at its
 //! deadline (polls, the periodic refresh) and hands its outcomes — online, refreshed, closed
 //! — to the callers waiting for them.

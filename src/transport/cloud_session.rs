@@ -1,4 +1,4 @@
-//! The start and lifecycle of one Cloud session (feature `cloud`, spec §4.3–§4.6, §3.11): the
+//! The start and lifecycle of one Cloud session (spec §4.3–§4.6, §3.11): the
 //! runtime resolved over REST (`cloud::start::RuntimeResolver`, or the agent-free
 //! conversation), then the connection — an explicit computer (`cloud::selector`) or a managed
 //! sandbox (`cloud::sandbox::SandboxLifecycle`, run by [`SandboxRunner`]) — then the status sockets
@@ -26,9 +26,9 @@ use crate::cloud::start::{
 };
 use crate::cloud::status_sockets::{self, OpenFailure, OPEN_ATTEMPTS};
 use crate::cloud::target::{session_target, SessionTarget};
+use crate::json::{Object, Value};
 use crate::protocol::Runtime;
 use js_sys::Function;
-use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -42,11 +42,13 @@ extern "C" {
 /// Which conversation the session runs in, as the wrapper's session target says.
 #[derive(Debug, Clone)]
 enum Plan {
-    /// `createSession` / `resumeSession`: through the [`RuntimeResolver`].
+    /// `createSession` / `resumeSession(agentId)`: through the [`RuntimeResolver`].
     Agent {
-        agent_id: Option<String>,
+        agent_id: String,
         conversation: Conversation,
     },
+    /// `resumeSession(conversationId)`: its agent is read first.
+    Conversation(String),
     /// `query()` resuming an agent-free conversation.
     AgentFreeExisting(String),
     /// `query()` creating one (`POST /v1/conversations/ephemeral`).
@@ -72,8 +74,8 @@ pub struct CloudConnector {
     closed: std::cell::Cell<bool>,
 }
 
-fn text(value: &Value, key: &str) -> Option<String> {
-    value.get(key).and_then(Value::as_str).map(str::to_owned)
+fn text(value: &Object<'_>, key: &str) -> Option<String> {
+    value.get(key).as_str().map(str::to_owned)
 }
 
 fn reply(response: &CloudResult<Response>) -> Reply<'_> {
@@ -88,35 +90,38 @@ impl CloudConnector {
     /// sandbox?, resources?}}`, JSON) and decides the target; validation errors are typed.
     pub fn new(config: CloudConfig, fetch: Fetch, session: &str) -> CloudResult<CloudConnector> {
         let invalid = || CloudError::invalid("Invalid session configuration.");
-        let session: Value = serde_json::from_str(session).map_err(|_| invalid())?;
-        let target = session.get("target").ok_or_else(invalid)?;
-        let cloud = session.get("cloud").cloned().unwrap_or(Value::Null);
-        let action = text(&cloud, "action").unwrap_or_else(|| "createSession".to_owned());
-        let plan = match target.get("kind").and_then(Value::as_str) {
+        let session = Object::parse(session).ok_or_else(invalid)?;
+        let target = session.object("target").ok_or_else(invalid)?;
+        let cloud = session.get("cloud");
+        let no_options = Object::new();
+        let cloud_options = cloud.as_object().unwrap_or(&no_options);
+        let action = text(cloud_options, "action").unwrap_or_else(|| "createSession".to_owned());
+        let agent = || text(target, "agentId").ok_or_else(invalid);
+        let plan = match target.get("kind").as_str() {
             Some("newConversation") => Plan::Agent {
-                agent_id: text(target, "agentId"),
+                agent_id: agent()?,
                 conversation: Conversation::New,
             },
             Some("resumeAgent") => Plan::Agent {
-                agent_id: text(target, "agentId"),
+                agent_id: agent()?,
                 conversation: Conversation::Default,
             },
-            Some("resumeConversation") => Plan::Agent {
-                agent_id: None,
-                conversation: Conversation::Existing(
-                    text(target, "conversationId").ok_or_else(invalid)?,
-                ),
-            },
-            Some("agentFree") => match (text(target, "conversationId"), target.get("body")) {
+            Some("resumeConversation") => {
+                Plan::Conversation(text(target, "conversationId").ok_or_else(invalid)?)
+            }
+            Some("agentFree") => match (text(target, "conversationId"), target.object("body")) {
                 (Some(id), _) => Plan::AgentFreeExisting(id),
                 (None, Some(body)) => Plan::AgentFreeNew(EphemeralConversationBody {
                     model: text(body, "model").unwrap_or_default(),
                     system: text(body, "system").unwrap_or_default(),
                     model_settings: body
                         .get("model_settings")
-                        .filter(|v| v.is_object())
-                        .cloned(),
-                    context_window_limit: body.get("context_window_limit").and_then(Value::as_u64),
+                        .as_object()
+                        .map(|o| Value::Object(o.to_static())),
+                    context_window_limit: body
+                        .f64("context_window_limit")
+                        .filter(|n| *n >= 0.0 && n.fract() == 0.0)
+                        .map(|n| n as u64),
                 }),
                 (None, None) => return Err(invalid()),
             },
@@ -127,8 +132,8 @@ impl CloudConnector {
             }
         };
         let agent_free = matches!(plan, Plan::AgentFreeExisting(_) | Plan::AgentFreeNew(_));
-        let target = session_target(&config.default_target, &cloud, &action, agent_free)?;
-        let resources = read_resources(cloud.get("resources"))?;
+        let target = session_target(&config.default_target, cloud, &action, agent_free)?;
+        let resources = read_resources(cloud_options.get("resources"))?;
         Ok(CloudConnector {
             config,
             fetch,
@@ -170,7 +175,7 @@ impl CloudConnector {
             if self.closed.get() {
                 // Closed during the start: what the start made (a sandbox) is undone here.
                 self.release().await;
-                return Err(CloudError::connection("Session is closed"));
+                return Err(CloudError::session_closed());
             }
             let endpoints = status_sockets::endpoints(&self.config, &connection_id, &runtime)?;
             let opened = match StatusLink::open(
@@ -187,7 +192,7 @@ impl CloudConnector {
                 Ok(link) if self.closed.get() => {
                     drop(link);
                     self.release().await;
-                    return Err(CloudError::connection("Session is closed"));
+                    return Err(CloudError::session_closed());
                 }
                 Ok(link) => {
                     driver.attach_status_link(link);
@@ -221,7 +226,7 @@ impl CloudConnector {
     }
 
     async fn resolve_runtime(&self) -> CloudResult<Resolved> {
-        let (agent_id, conversation) = match &self.plan {
+        let mut resolver = match &self.plan {
             Plan::AgentFreeExisting(id) => return done(RuntimeResolver::agent_free(id)),
             Plan::AgentFreeNew(body) => {
                 let request = rest::create_ephemeral_conversation(&self.rb(), body);
@@ -232,14 +237,16 @@ impl CloudConnector {
             Plan::Agent {
                 agent_id,
                 conversation,
-            } => (agent_id.clone(), conversation.clone()),
+            } => RuntimeResolver::new(
+                self.rb(),
+                agent_id,
+                conversation.clone(),
+                self.resources.clone(),
+            ),
+            Plan::Conversation(id) => {
+                RuntimeResolver::for_conversation(self.rb(), id, self.resources.clone())
+            }
         };
-        let mut resolver = RuntimeResolver::new(
-            self.rb(),
-            agent_id.as_deref(),
-            conversation,
-            self.resources.clone(),
-        );
         let mut step = resolver.start(now());
         loop {
             step = match step {
@@ -354,7 +361,7 @@ impl CloudConnector {
         let request = files::upload(&self.rb(), &sandbox_id, &names)?;
         let response = self.fetch.send(&request, Some(list)).await?;
         let uploaded = files::parse_upload(response.as_http())?;
-        Ok(serde_json::to_string(&uploaded).unwrap_or_default())
+        Ok(crate::json::to_string(&uploaded))
     }
 
     /// `session.sandbox.downloadFile(path)`: the file's bytes.
@@ -402,29 +409,30 @@ fn done(step: Step) -> CloudResult<Resolved> {
 }
 
 /// `resources`: `[{type: "repository", repositoryId, recompile?}]`.
-fn read_resources(value: Option<&Value>) -> CloudResult<Vec<RepositoryResource>> {
-    let Some(list) = value.filter(|v| !v.is_null()) else {
+fn read_resources(value: &Value<'_>) -> CloudResult<Vec<RepositoryResource>> {
+    if value.is_nullish() {
         return Ok(Vec::new());
-    };
+    }
     let invalid = |i: usize| {
         CloudError::invalid(format!(
             "Invalid resources[{i}]. Expected {{type: \"repository\", repositoryId}}."
         ))
     };
-    let list = list
+    let list = value
         .as_array()
         .ok_or_else(|| CloudError::invalid("Invalid resources. Expected an array."))?;
     list.iter()
         .enumerate()
         .map(|(i, r)| {
+            let r = r.as_object().ok_or_else(|| invalid(i))?;
             let id = r
                 .get("repositoryId")
-                .and_then(Value::as_str)
-                .filter(|id| !id.trim().is_empty() && r.get("type") == Some(&"repository".into()))
+                .as_str()
+                .filter(|id| !id.trim().is_empty() && r.get("type").as_str() == Some("repository"))
                 .ok_or_else(|| invalid(i))?;
             Ok(RepositoryResource {
                 repository_id: id.to_owned(),
-                recompile: r.get("recompile") != Some(&Value::Bool(false)),
+                recompile: r.bool("recompile") != Some(false),
             })
         })
         .collect()

@@ -1,4 +1,4 @@
-//! `fetch` for the Cloud REST calls (feature `cloud`): performs an [`HttpRequest`] built by
+//! `fetch` for the Cloud REST calls: performs an [`HttpRequest`] built by
 //! `crate::cloud` with the caller's injected `fetch` or the platform's own, with the generated
 //! client's retry rule ([`http::retry_delay_ms`]), and hands back the status and the body.
 //!

@@ -1,4 +1,4 @@
-//! The only code that does I/O (wasm32 only): the WebSocket ([`socket`]), `fetch` for Cloud REST (`fetch`, feature `cloud`), the timer and clock
+//! The only code that does I/O (wasm32 only): the WebSocket ([`socket`]), `fetch` for Cloud REST (`fetch`), the timer and clock
 //! ([`timer`]), request-id nonces from the platform's randomness ([`random`]), JS strings copied in one
 //! `TextEncoder` call ([`text`]), and the driver
 //! that runs a sans-IO [`SessionCore`](crate::session::SessionCore) on them ([`driver`]). The

@@ -130,10 +130,10 @@ test("options of the wrong shape are a typed LettaInvalidArgumentError naming th
     fetch: (url, init) => (sent.push(url), fetch(url, init)),
   });
   const cases = [
-    [() => counted.computers.list({ limit: "five" }), /^Invalid computers\.list\(\) options: /],
-    [() => counted.conversations.listMessages("conv-x", { order: 3 }), /^Invalid conversations\.listMessages\(\) options: /],
-    [() => counted.repositories.files.update("repo-x", { content: "no path" }), /^Invalid repositories\.files\.update\(\) options: /],
-    [() => counted.agents.repositories.attach(agentId, "repo-x", { permissions: "admin" }), /^Invalid agents\.repositories\.attach\(\) permissions: /],
+    [() => counted.computers.list({ limit: "five" }), /^Invalid computers\.list\(\) options\.$/],
+    [() => counted.conversations.listMessages("conv-x", { order: 3 }), /^Invalid conversations\.listMessages\(\) options\.$/],
+    [() => counted.repositories.files.update("repo-x", { content: "no path" }), /^Invalid repositories\.files\.update\(\) options\.$/],
+    [() => counted.agents.repositories.attach(agentId, "repo-x", { permissions: "admin" }), /^Invalid agents\.repositories\.attach\(\) permissions\.$/],
   ];
   for (const [call, message] of cases) {
     const error = await rejection(call());

@@ -3,6 +3,9 @@
 //! maps each name to its exported class (the one map on the JavaScript side); the test below
 //! keeps the two in step.
 
+/// The message of a call on a closed session (`LettaClosedError`), whichever backend it runs on.
+pub const SESSION_CLOSED: &str = "Session is closed";
+
 /// One kind of error the core reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {

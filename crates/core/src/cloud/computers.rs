@@ -5,40 +5,57 @@
 use super::error::{CloudError, CloudResult};
 use super::http::{HttpRequest, HttpResponse, Method, RequestBuilder};
 use super::query::{segment, Query};
-use serde::{Deserialize, Serialize};
+use crate::json::{self, Object, Value};
+use serde::Serialize;
 
 /// One environment record (a machine running Letta Code connected to Cloud).
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct EnvironmentRecord {
     /// Record id (`{id}` selectors match it).
     pub id: String,
     /// The live connection, `null` while offline.
-    #[serde(default)]
     pub connection_id: Option<String>,
     /// The device id (`{deviceId}` selectors, `GET /v1/environments/<deviceId>`).
     pub device_id: String,
     /// The computer's name (string and `{name}` selectors match it exactly).
     pub connection_name: String,
     /// Epoch ms of the current connection, or `null`.
-    #[serde(default)]
     pub connected_at: Option<f64>,
     /// Epoch ms last seen.
-    #[serde(default)]
     pub last_seen_at: Option<f64>,
     /// Free-form metadata (`gitBranch`, `os`, …), passed through.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<serde_json::Value>,
+    pub metadata: Option<Value<'static>>,
+}
+
+impl EnvironmentRecord {
+    /// Reads a record: string `id`, `deviceId` and `connectionName` are required; a
+    /// `connectionId`, `connectedAt` or `lastSeenAt` of another type than the API's is
+    /// invalid (`null` is absent).
+    fn read(o: &Object<'_>) -> Option<EnvironmentRecord> {
+        let required = |key: &str| o.get(key).as_str().map(str::to_owned);
+        Some(EnvironmentRecord {
+            id: required("id")?,
+            connection_id: o
+                .get("connectionId")
+                .clone()
+                .opt_str()
+                .ok()?
+                .map(Into::into),
+            device_id: required("deviceId")?,
+            connection_name: required("connectionName")?,
+            connected_at: o.get("connectedAt").opt_f64().ok()?,
+            last_seen_at: o.get("lastSeenAt").opt_f64().ok()?,
+            metadata: o.get("metadata").clone().non_null().map(Value::into_static),
+        })
+    }
 }
 
 /// `GET /v1/environments` response.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct EnvironmentList {
     /// The records of this page.
     pub connections: Vec<EnvironmentRecord>,
     /// More pages follow.
-    #[serde(default)]
     pub has_next_page: bool,
 }
 
@@ -72,7 +89,7 @@ pub struct Computer {
     pub last_seen_at: Option<f64>,
     /// Metadata, when the record has some.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub metadata: Option<serde_json::Value>,
+    pub metadata: Option<Value<'static>>,
 }
 
 impl From<EnvironmentRecord> for Computer {
@@ -105,8 +122,7 @@ pub struct ComputerList {
 }
 
 /// `computers.list({limit?, after?, onlineOnly?})` options.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListComputersOptions {
     /// Page size.
     pub limit: Option<u32>,
@@ -114,6 +130,29 @@ pub struct ListComputersOptions {
     pub after: Option<String>,
     /// Only connected computers.
     pub online_only: Option<bool>,
+}
+
+impl ListComputersOptions {
+    /// Reads `{limit?, after?, onlineOnly?}` (JSON text; other members ignored).
+    pub fn from_json(text: &str) -> CloudResult<Self> {
+        let invalid = || CloudError::invalid("Invalid computers.list() options.");
+        let o = Object::parse(text).ok_or_else(invalid)?;
+        let limit = match o.get("limit").opt_f64().map_err(|_| invalid())? {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Some(n as u32),
+            Some(_) => return Err(invalid()),
+            None => None,
+        };
+        Ok(ListComputersOptions {
+            limit,
+            after: o
+                .get("after")
+                .clone()
+                .opt_str()
+                .map_err(|_| invalid())?
+                .map(Into::into),
+            online_only: o.get("onlineOnly").opt_bool().map_err(|_| invalid())?,
+        })
+    }
 }
 
 /// `GET /v1/environments` (the generated client's params are strings: `limit`, `after`,
@@ -137,11 +176,24 @@ pub fn get_request(rb: &RequestBuilder, device_id: &str) -> HttpRequest {
     rb.request(Method::Get, &path, &Query::new(), super::http::Body::None)
 }
 
-/// Parses a list response.
+/// Parses a list response (`{connections: [record…], hasNextPage?}`; one invalid record
+/// makes the response invalid).
 pub fn parse_list(response: HttpResponse<'_>) -> CloudResult<EnvironmentList> {
-    let body = response.ok()?;
-    serde_json::from_str(body)
-        .map_err(|_| CloudError::bad_response("Invalid Cloud environment list response."))
+    let invalid = || CloudError::bad_response("Invalid Cloud environment list response.");
+    let o = json::parse(response.ok()?)
+        .and_then(Value::into_object)
+        .ok_or_else(invalid)?;
+    let connections = o
+        .array("connections")
+        .ok_or_else(invalid)?
+        .iter()
+        .map(|r| r.as_object().and_then(EnvironmentRecord::read))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(invalid)?;
+    Ok(EnvironmentList {
+        connections,
+        has_next_page: o.get("hasNextPage").opt_bool().map_err(|_| invalid())? == Some(true),
+    })
 }
 
 /// Parses `computers.list()`'s result.
@@ -155,7 +207,8 @@ pub fn parse_computer_list(response: HttpResponse<'_>) -> CloudResult<ComputerLi
 
 /// Parses one environment record.
 pub fn parse_record(response: HttpResponse<'_>) -> CloudResult<EnvironmentRecord> {
-    let body = response.ok()?;
-    serde_json::from_str(body)
-        .map_err(|_| CloudError::bad_response("Invalid Cloud environment response."))
+    Object::parse(response.ok()?)
+        .as_ref()
+        .and_then(EnvironmentRecord::read)
+        .ok_or_else(|| CloudError::bad_response("Invalid Cloud environment response."))
 }

@@ -3,12 +3,14 @@
 //!
 //! The input is the JSON view of the caller's options (what `JSON.parse(JSON.stringify(o))`
 //! gives: `undefined` members gone, the `fetch` and `WebSocket` functions removed), so each
-//! check can produce the reference's message for a value of the wrong type.
+//! check can produce the reference's message for a value of the wrong type. What both backends
+//! share is checked once, in JavaScript (`pkg-template/lib/options.js`: that the options are an
+//! object, `requestTimeoutMs`); here those members are read strictly, with the Cloud default.
 
 use super::error::{CloudError, CloudResult};
 use super::sandbox_options::SandboxOptions;
 use super::selector::ComputerSelector;
-use serde_json::Value;
+use crate::json::{Object, Value};
 
 /// `apiBaseUrl` when the caller gives none.
 pub const DEFAULT_API_BASE_URL: &str = "https://api.letta.com";
@@ -89,15 +91,13 @@ fn invalid(message: impl Into<String>) -> CloudError {
 }
 
 /// Absent/null → `Ok(None)`; a positive safe integer → it; anything else → the error text.
-pub(crate) fn positive_integer(value: Option<&Value>, message: &str) -> CloudResult<Option<u64>> {
+pub(crate) fn positive_integer(value: &Value, message: &str) -> CloudResult<Option<u64>> {
     match value {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => match v.as_f64() {
-            Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => {
-                Ok(Some(n as u64))
-            }
-            _ => Err(invalid(message)),
-        },
+        Value::Absent | Value::Null => Ok(None),
+        Value::Number(n) if *n >= 1.0 && n.fract() == 0.0 && *n <= 9_007_199_254_740_991.0 => {
+            Ok(Some(*n as u64))
+        }
+        _ => Err(invalid(message)),
     }
 }
 
@@ -136,44 +136,43 @@ fn non_empty(value: Option<&str>) -> Option<String> {
 }
 
 impl CloudConfig {
-    /// Validates `new LettaAgentClient({backend: "cloud", …})` (JSON view) with `env` as the
+    /// Validates `new LettaAgentClient({backend: "cloud", …})` (the JSON view `lib/options.js`
+    /// checked: an object, `requestTimeoutMs` absent or a positive integer) with `env` as the
     /// API-key fallback.
-    pub fn from_options(options: &Value, env: &CloudEnv) -> CloudResult<Self> {
-        let Some(o) = options.as_object() else {
-            return Err(invalid("LettaAgentClient options must be an object."));
-        };
+    pub fn from_options(o: &Object<'_>, env: &CloudEnv) -> CloudResult<Self> {
         let headers = match o.get("headers") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Object(map)) => map
-                .iter()
-                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_owned())))
+            Value::Absent | Value::Null => Vec::new(),
+            Value::Object(map) => map
+                .members()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.to_owned(), v.to_owned())))
                 .collect(),
-            Some(_) => return Err(invalid("Invalid headers. Expected an object of strings.")),
+            _ => return Err(invalid("Invalid headers. Expected an object of strings.")),
         };
         let header_key = headers
             .iter()
             .find(|(k, _)| k == "Authorization" || k == "authorization")
             .and_then(|(_, v)| bearer(v))
             .map(str::to_owned);
-        let api_key = non_empty(o.get("apiKey").and_then(Value::as_str))
+        let api_key = non_empty(o.get("apiKey").as_str())
             .or(header_key)
             .or_else(|| non_empty(env.letta_api_key.as_deref()))
             .or_else(|| non_empty(env.letta_cloud_api_key.as_deref()));
         let api_base_url = match o.get("apiBaseUrl") {
-            None | Some(Value::Null) => DEFAULT_API_BASE_URL.to_owned(),
-            Some(Value::String(url)) => normalize_api_base_url(url)?,
-            Some(_) => return Err(invalid("Invalid apiBaseUrl. Expected an absolute URL.")),
+            Value::Absent | Value::Null => DEFAULT_API_BASE_URL.to_owned(),
+            Value::String(url) => normalize_api_base_url(url)?,
+            _ => return Err(invalid("Invalid apiBaseUrl. Expected an absolute URL.")),
         };
-        let request_timeout_ms = positive_integer(
-            o.get("requestTimeoutMs"),
-            "Invalid requestTimeoutMs. Expected a positive integer.",
-        )?
-        .unwrap_or(DEFAULT_REQUEST_TIMEOUT_MS);
+        // Checked by lib/options.js (the rule of both backends); read strictly here.
+        let request_timeout_ms = match o.get("requestTimeoutMs").opt_f64() {
+            Ok(None) => DEFAULT_REQUEST_TIMEOUT_MS,
+            Ok(Some(ms)) if ms >= 1.0 && ms.fract() == 0.0 => ms as u64,
+            _ => return Err(invalid("Invalid client configuration: requestTimeoutMs.")),
+        };
         let web_socket_auth = match o.get("webSocketAuth") {
-            None | Some(Value::Null) => WebSocketAuth::Header,
-            Some(Value::String(s)) if s == "header" => WebSocketAuth::Header,
-            Some(Value::String(s)) if s == "query" => WebSocketAuth::Query,
-            Some(_) => {
+            Value::Absent | Value::Null => WebSocketAuth::Header,
+            Value::String(s) if s == "header" => WebSocketAuth::Header,
+            Value::String(s) if s == "query" => WebSocketAuth::Query,
+            _ => {
                 return Err(invalid(
                     "Invalid webSocketAuth. Valid values: header, query.",
                 ))
@@ -198,8 +197,8 @@ impl CloudConfig {
 }
 
 /// `computer`, `environment` and `sandbox` of the client options.
-fn client_target(o: &serde_json::Map<String, Value>) -> CloudResult<DefaultTarget> {
-    let present = |key: &str| o.get(key).filter(|v| !v.is_null());
+fn client_target(o: &Object<'_>) -> CloudResult<DefaultTarget> {
+    let present = |key: &str| Some(o.get(key)).filter(|v| !v.is_nullish());
     let (computer, environment, sandbox) = (
         present("computer"),
         present("environment"),

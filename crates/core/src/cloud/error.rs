@@ -50,6 +50,12 @@ impl CloudError {
         Self::new(ErrorKind::RequestFailed, message)
     }
 
+    /// The session was closed while it was starting: the session's own
+    /// [`crate::error::SESSION_CLOSED`] (`LettaClosedError`).
+    pub fn session_closed() -> Self {
+        Self::new(ErrorKind::Closed, crate::error::SESSION_CLOSED)
+    }
+
     /// A target that cannot be reached: an offline or unknown computer, a sandbox that never
     /// came online, a socket that would not open.
     pub fn connection(message: impl Into<String>) -> Self {

@@ -4,7 +4,8 @@
 use super::error::{CloudError, CloudResult};
 use super::http::{Body, HttpRequest, HttpResponse, Method, RequestBuilder, ResponseKind};
 use super::query::{segment, Query};
-use serde::{Deserialize, Serialize};
+use crate::json::{Object, Value};
+use serde::Serialize;
 
 /// With an explicit computer there is no sandbox to transfer files with.
 pub fn computer_error() -> CloudError {
@@ -60,7 +61,7 @@ pub fn download(rb: &RequestBuilder, sandbox_id: &str, path: &str) -> CloudResul
 }
 
 /// One uploaded file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UploadedFile {
     /// Where it landed in the sandbox.
@@ -74,7 +75,7 @@ pub struct UploadedFile {
 }
 
 /// `{files: [...]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UploadResult {
     /// The files.
     pub files: Vec<UploadedFile>,
@@ -82,15 +83,24 @@ pub struct UploadResult {
 
 /// Validates the upload response (`size` a safe non-negative integer).
 pub fn parse_upload(response: HttpResponse<'_>) -> CloudResult<UploadResult> {
-    let body = response.ok()?;
-    let result: UploadResult = serde_json::from_str(body)
-        .map_err(|_| CloudError::bad_response("Invalid Cloud sandbox upload response."))?;
-    if result.files.iter().any(|f| f.size > 9_007_199_254_740_991) {
-        return Err(CloudError::bad_response(
-            "Invalid Cloud sandbox upload response.",
-        ));
-    }
-    Ok(result)
+    let file = |value: &Value<'_>| {
+        let o = value.as_object()?;
+        let text = |key: &str| o.get(key).as_str().map(str::to_owned);
+        let size = o.f64("size")?;
+        let safe = (0.0..=9_007_199_254_740_991.0).contains(&size) && size.fract() == 0.0;
+        Some(UploadedFile {
+            path: text("path")?,
+            name: text("name")?,
+            mime_type: text("mimeType")?,
+            size: safe.then_some(size as u64)?,
+        })
+    };
+    Object::parse(response.ok()?)
+        .as_ref()
+        .and_then(|o| o.array("files"))
+        .and_then(|files| files.iter().map(file).collect::<Option<Vec<_>>>())
+        .map(|files| UploadResult { files })
+        .ok_or_else(|| CloudError::bad_response("Invalid Cloud sandbox upload response."))
 }
 
 /// The status of a download (the bytes stay in the transport).

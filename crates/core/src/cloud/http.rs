@@ -144,8 +144,12 @@ impl RequestBuilder {
         query: &Query,
         body: &T,
     ) -> HttpRequest {
-        let text = serde_json::to_string(body).unwrap_or_else(|_| "{}".to_owned());
-        self.request(method, path, query, Body::Json(text))
+        self.request(
+            method,
+            path,
+            query,
+            Body::Json(crate::json::to_string(body)),
+        )
     }
 }
 
@@ -243,9 +247,21 @@ pub(crate) mod test_support {
     use super::RequestBuilder;
     use crate::cloud::config::{CloudConfig, CloudEnv};
 
+    /// A test literal (written with `serde_json::json!`) as the core's JSON tree.
+    pub(crate) fn doc(value: serde_json::Value) -> crate::json::Value<'static> {
+        crate::json::parse(&value.to_string())
+            .expect("test JSON")
+            .into_static()
+    }
+
+    /// [`doc`] of an object literal.
+    pub(crate) fn object(value: serde_json::Value) -> crate::json::Object<'static> {
+        doc(value).into_object().expect("a test object")
+    }
+
     /// A request builder for the default base URL and the API key `k`.
     pub(crate) fn builder() -> RequestBuilder {
-        let options = serde_json::json!({"apiKey": "k"});
+        let options = crate::json::Object::parse(r#"{"apiKey": "k"}"#).expect("test JSON");
         let config = CloudConfig::from_options(&options, &CloudEnv::default());
         RequestBuilder::new(&config.expect("the test options are valid"))
     }

@@ -6,11 +6,11 @@
 use super::error::{CloudError, CloudResult};
 use super::http::{Body, HttpRequest, HttpResponse, Method, RequestBuilder};
 use super::query::{segment, Query};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use crate::json::{self, Object, Value};
+use serde::Serialize;
 
 /// `listMessages(id, options)` options.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ListMessagesOptions {
     /// Messages older than this id.
     pub before: Option<String>,
@@ -22,17 +22,38 @@ pub struct ListMessagesOptions {
     pub limit: Option<u32>,
 }
 
+impl ListMessagesOptions {
+    /// Reads `{before?, after?, order?, limit?}` (the wire-named query of the facade, JSON).
+    pub fn from_json(text: &str) -> CloudResult<Self> {
+        let invalid = || CloudError::invalid("Invalid conversations.listMessages() options.");
+        let o = Object::parse(text).ok_or_else(invalid)?;
+        let text = |key: &str| {
+            o.get(key)
+                .clone()
+                .opt_str()
+                .map(|s| s.map(String::from))
+                .map_err(|_| invalid())
+        };
+        let limit = match o.get("limit").opt_f64().map_err(|_| invalid())? {
+            Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Some(n as u32),
+            Some(_) => return Err(invalid()),
+            None => None,
+        };
+        Ok(ListMessagesOptions {
+            before: text("before")?,
+            after: text("after")?,
+            order: text("order")?,
+            limit,
+        })
+    }
+}
+
 /// The request, with cursors swapped for descending order.
 pub fn list_request(
     rb: &RequestBuilder,
     conversation_id: &str,
     options: &ListMessagesOptions,
-) -> CloudResult<HttpRequest> {
-    if conversation_id.trim().is_empty() {
-        return Err(CloudError::invalid(
-            "Invalid conversation id. Expected a non-empty string.",
-        ));
-    }
+) -> HttpRequest {
     let descending = options.order.as_deref().is_none_or(|o| o == "desc");
     let (before, after) = if descending {
         (options.after.as_deref(), options.before.as_deref())
@@ -45,23 +66,22 @@ pub fn list_request(
         .opt("order", options.order.as_deref())
         .opt("limit", options.limit);
     let path = format!("/v1/conversations/{}/messages", segment(conversation_id));
-    Ok(rb.request(Method::Get, &path, &query, Body::None))
+    rb.request(Method::Get, &path, &query, Body::None)
 }
 
 /// `{messages}`: the only field the Cloud call returns.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MessagePage {
+pub struct MessagePage<'a> {
     /// The page, as the API sent it.
-    pub messages: Vec<Value>,
+    pub messages: Vec<Value<'a>>,
 }
 
 /// Parses the page (an array; `{messages: [...]}` is accepted too).
-pub fn parse_list(response: HttpResponse<'_>) -> CloudResult<MessagePage> {
-    let body = response.ok()?;
-    let messages = match serde_json::from_str::<Value>(body) {
-        Ok(Value::Array(list)) => list,
-        Ok(Value::Object(mut o)) => match o.remove("messages") {
-            Some(Value::Array(list)) => list,
+pub fn parse_page(response: HttpResponse<'_>) -> CloudResult<MessagePage<'_>> {
+    let messages = match json::parse(response.ok()?) {
+        Some(Value::Array(list)) => list,
+        Some(Value::Object(mut o)) => match o.take("messages") {
+            Value::Array(list) => list,
             _ => return Err(CloudError::bad_response("Invalid Cloud messages response.")),
         },
         _ => return Err(CloudError::bad_response("Invalid Cloud messages response.")),
@@ -69,15 +89,18 @@ pub fn parse_list(response: HttpResponse<'_>) -> CloudResult<MessagePage> {
     Ok(MessagePage { messages })
 }
 
+/// The page as the JSON text `{"messages":[…]}`.
+pub fn parse_list(response: HttpResponse<'_>) -> CloudResult<String> {
+    parse_page(response).map(|page| json::to_string(&page))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cloud::http::test_support::builder;
 
-    use serde_json::json;
-
     fn url(options: ListMessagesOptions) -> String {
-        list_request(&builder(), "conv-1", &options).unwrap().url
+        list_request(&builder(), "conv-1", &options).url
     }
 
     #[test]
@@ -109,14 +132,18 @@ mod tests {
     }
 
     #[test]
-    fn blank_ids_are_rejected_and_pages_parse() {
-        let error = list_request(&builder(), " ", &ListMessagesOptions::default()).unwrap_err();
-        assert_eq!(
-            error.message,
-            "Invalid conversation id. Expected a non-empty string."
-        );
+    fn pages_parse() {
         let page = parse_list(HttpResponse::new(200, r#"[{"id":"m-1"}]"#)).unwrap();
-        assert_eq!(page.messages, vec![json!({"id": "m-1"})]);
+        assert_eq!(page, r#"{"messages":[{"id":"m-1"}]}"#);
+        let wrapped = parse_list(HttpResponse::new(200, r#"{"messages":[1]}"#)).unwrap();
+        assert_eq!(wrapped, r#"{"messages":[1]}"#);
         assert!(parse_list(HttpResponse::new(200, "3")).is_err());
+        let options =
+            ListMessagesOptions::from_json(r#"{"before":"m-1","limit":5,"order":null}"#).unwrap();
+        assert_eq!(
+            (options.before.as_deref(), options.limit),
+            (Some("m-1"), Some(5))
+        );
+        assert!(ListMessagesOptions::from_json(r#"{"limit":"5"}"#).is_err());
     }
 }

@@ -6,8 +6,8 @@
 use super::error::{CloudError, CloudResult};
 use super::http::{Body, HttpRequest, HttpResponse, Method, RequestBuilder};
 use super::query::{segment, Query};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use crate::json::{self, Object, Value};
+use serde::Serialize;
 
 /// The default model of a Cloud agent.
 pub const DEFAULT_AGENT_MODEL: &str = "letta/auto";
@@ -18,7 +18,7 @@ pub const GIT_MEMORY_TAG: &str = "git-memory-enabled";
 
 /// Body of `POST /v1/agents/` (letta-code's `buildCreateAgentRequest`, Cloud variant).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CreateAgentBody {
+pub struct CreateAgentBody<'a> {
     /// Model handle (default `letta/auto`).
     pub model: String,
     /// Custom system prompt, or `null` for the server's default.
@@ -36,13 +36,13 @@ pub struct CreateAgentBody {
     pub embedding: Option<String>,
     /// Memory blocks, passed through.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub memory_blocks: Option<Value>,
+    pub memory_blocks: Option<Value<'a>>,
     /// Existing block ids, passed through.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub block_ids: Option<Value>,
+    pub block_ids: Option<Value<'a>>,
     /// `baseTools`: the server-side tools, exactly (with the two flags below `false`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tools: Option<Value>,
+    pub tools: Option<Value<'a>>,
     /// `false` with `tools`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub include_base_tools: Option<bool>,
@@ -54,63 +54,55 @@ pub struct CreateAgentBody {
     pub hidden: Option<bool>,
 }
 
-fn opt_string(o: &Value, key: &str) -> Option<String> {
-    o.get(key).and_then(Value::as_str).map(str::to_owned)
-}
-
 /// The create body from the options `pkg-template/lib/agent-creation.js` checked (wire names,
 /// plus `memfs`): Letta Cloud's defaults and tags on top.
-pub fn create_agent_body(options: &Value) -> CloudResult<CreateAgentBody> {
-    let get = |key: &str| options.get(key).filter(|v| !v.is_null());
+pub fn create_agent_body<'a>(options: &Object<'a>) -> CloudResult<CreateAgentBody<'a>> {
+    let get = |key: &str| options.get(key).clone().non_null();
+    let text = |key: &str| options.get(key).as_str().map(str::to_owned);
     let model = match get("model") {
         None => DEFAULT_AGENT_MODEL.to_owned(),
-        Some(Value::String(m)) if !m.trim().is_empty() => m.clone(),
+        Some(Value::String(m)) if !m.trim().is_empty() => m.into_owned(),
         Some(other) => {
             let shown = other.as_str().unwrap_or_default();
             return Err(CloudError::invalid(format!("Unknown model: {shown}")));
         }
     };
     let mut tags = vec![ORIGIN_TAG.to_owned()];
-    if get("memfs").and_then(Value::as_bool) != Some(false) {
+    if options.bool("memfs") != Some(false) {
         tags.push(GIT_MEMORY_TAG.to_owned());
     }
-    if let Some(Value::Array(list)) = get("tags") {
+    if let Some(list) = options.array("tags") {
         tags.extend(list.iter().filter_map(Value::as_str).map(str::to_owned));
     }
     Ok(CreateAgentBody {
         model,
-        system: opt_string(options, "system"),
+        system: text("system"),
         tags,
-        name: opt_string(options, "name"),
-        description: opt_string(options, "description"),
-        embedding: opt_string(options, "embedding"),
-        memory_blocks: get("memory_blocks").cloned(),
-        block_ids: get("block_ids").cloned(),
-        tools: get("tools").cloned(),
-        include_base_tools: get("include_base_tools").and_then(Value::as_bool),
-        include_base_tool_rules: get("include_base_tool_rules").and_then(Value::as_bool),
-        hidden: get("hidden").and_then(Value::as_bool),
+        name: text("name"),
+        description: text("description"),
+        embedding: text("embedding"),
+        memory_blocks: get("memory_blocks"),
+        block_ids: get("block_ids"),
+        tools: get("tools"),
+        include_base_tools: options.bool("include_base_tools"),
+        include_base_tool_rules: options.bool("include_base_tool_rules"),
+        hidden: options.bool("hidden"),
     })
 }
 
 /// `POST /v1/agents/`.
-pub fn create_agent(rb: &RequestBuilder, body: &CreateAgentBody) -> HttpRequest {
+pub fn create_agent(rb: &RequestBuilder, body: &CreateAgentBody<'_>) -> HttpRequest {
     rb.json(Method::Post, "/v1/agents/", &Query::new(), body)
 }
 
-#[derive(Deserialize)]
-struct WithId {
-    #[serde(default)]
-    id: Option<String>,
+/// The non-empty string `key` of a response object.
+fn member(response: HttpResponse<'_>, key: &str) -> CloudResult<Option<String>> {
+    let body = response.ok()?;
+    Ok(Object::parse(body).and_then(|o| o.get(key).non_empty_str().map(str::to_owned)))
 }
 
 fn id_of(response: HttpResponse<'_>, missing: &str) -> CloudResult<String> {
-    let body = response.ok()?;
-    serde_json::from_str::<WithId>(body)
-        .ok()
-        .and_then(|r| r.id)
-        .filter(|id| !id.is_empty())
-        .ok_or_else(|| CloudError::bad_response(missing))
+    member(response, "id")?.ok_or_else(|| CloudError::bad_response(missing))
 }
 
 /// The agent id of a create-agent response.
@@ -124,12 +116,7 @@ pub fn parse_created_agent(response: HttpResponse<'_>) -> CloudResult<String> {
 /// `POST /v1/conversations/?agent_id=<id>` with an empty body (a session's new conversation).
 pub fn create_conversation(rb: &RequestBuilder, agent_id: &str) -> HttpRequest {
     let query = Query::new().push("agent_id", agent_id);
-    rb.json(
-        Method::Post,
-        "/v1/conversations/",
-        &query,
-        &serde_json::json!({}),
-    )
+    rb.json(Method::Post, "/v1/conversations/", &query, &Object::new())
 }
 
 /// The conversation id of a create-conversation response.
@@ -151,21 +138,11 @@ pub fn parse_conversation_agent(
     response: HttpResponse<'_>,
     conversation_id: &str,
 ) -> CloudResult<String> {
-    #[derive(Deserialize)]
-    struct Conversation {
-        #[serde(default)]
-        agent_id: Option<String>,
-    }
-    let body = response.ok()?;
-    serde_json::from_str::<Conversation>(body)
-        .ok()
-        .and_then(|c| c.agent_id)
-        .filter(|id| !id.is_empty())
-        .ok_or_else(|| {
-            CloudError::bad_response(format!(
-                "Cloud conversation {conversation_id} did not include an agent id."
-            ))
-        })
+    member(response, "agent_id")?.ok_or_else(|| {
+        CloudError::bad_response(format!(
+            "Cloud conversation {conversation_id} did not include an agent id."
+        ))
+    })
 }
 
 /// Body of `POST /v1/conversations/ephemeral` (`query()`, spec §1.7).
@@ -177,7 +154,7 @@ pub struct EphemeralConversationBody {
     pub system: String,
     /// Model settings, passed through.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub model_settings: Option<Value>,
+    pub model_settings: Option<Value<'static>>,
     /// Context window limit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context_window_limit: Option<u64>,
@@ -212,13 +189,16 @@ pub fn recompile(rb: &RequestBuilder, agent_id: &str, conversation_id: &str) -> 
         rb.request(Method::Post, &path, &Query::new(), Body::None)
     } else {
         let path = format!("/v1/conversations/{}/recompile", segment(conversation_id));
-        let body = serde_json::json!({ "agent_id": agent_id });
-        rb.json(Method::Post, &path, &Query::new(), &body)
+        #[derive(Serialize)]
+        struct Recompile<'a> {
+            agent_id: &'a str,
+        }
+        rb.json(Method::Post, &path, &Query::new(), &Recompile { agent_id })
     }
 }
 
 /// Access of an attached repository.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RepositoryPermissions {
     /// `read`.
@@ -227,8 +207,20 @@ pub enum RepositoryPermissions {
     ReadWrite,
 }
 
-/// A repository attached to an agent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+impl RepositoryPermissions {
+    /// `read` or `read_write`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "read" => Some(Self::Read),
+            "read_write" => Some(Self::ReadWrite),
+            _ => None,
+        }
+    }
+}
+
+/// A repository attached to an agent (written for the caller with camelCase names).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct AgentRepository {
     /// Repository id.
     pub id: String,
@@ -289,43 +281,37 @@ pub fn detach_agent_repository(
     rb.request(Method::Delete, &path, &Query::new(), Body::None)
 }
 
+impl AgentRepository {
+    /// Reads an entry: string `id` and `name`, boolean `is_primary`, known `permissions`.
+    fn read(value: &Value<'_>) -> Option<Self> {
+        let o = value.as_object()?;
+        Some(AgentRepository {
+            id: o.get("id").as_str()?.to_owned(),
+            name: o.get("name").as_str()?.to_owned(),
+            is_primary: o.bool("is_primary")?,
+            permissions: RepositoryPermissions::from_name(o.get("permissions").as_str()?)?,
+        })
+    }
+}
+
 /// The repositories of a list response: an array, or `{repositories: [...]}`; entries without
 /// the required fields are dropped.
 pub fn parse_agent_repositories(response: HttpResponse<'_>) -> CloudResult<Vec<AgentRepository>> {
-    let body = response.ok()?;
-    let value: Value = serde_json::from_str(body)
-        .map_err(|_| CloudError::bad_response("Invalid Cloud agent repositories response."))?;
-    let list = match value {
+    let invalid = || CloudError::bad_response("Invalid Cloud agent repositories response.");
+    let list = match json::parse(response.ok()?).ok_or_else(invalid)? {
         Value::Array(list) => list,
-        Value::Object(mut o) => match o.remove("repositories") {
-            Some(Value::Array(list)) => list,
-            _ => Vec::new(),
-        },
+        Value::Object(mut o) => o.take("repositories").into_array().unwrap_or_default(),
         _ => Vec::new(),
     };
-    Ok(list
-        .into_iter()
-        .filter_map(|v| serde_json::from_value(v).ok())
-        .collect())
+    Ok(list.iter().filter_map(AgentRepository::read).collect())
 }
 
 /// The attached repository of `{success, repository}`.
 pub fn parse_attached_repository(response: HttpResponse<'_>) -> CloudResult<AgentRepository> {
-    #[derive(Deserialize)]
-    struct Attached {
-        success: bool,
-        repository: Option<AgentRepository>,
-    }
-    let body = response.ok()?;
-    match serde_json::from_str::<Attached>(body) {
-        Ok(Attached {
-            success: true,
-            repository: Some(repository),
-        }) => Ok(repository),
-        _ => Err(CloudError::bad_response(
-            "Invalid Cloud attach agent repository response.",
-        )),
-    }
+    Object::parse(response.ok()?)
+        .filter(|o| o.bool("success") == Some(true))
+        .and_then(|o| AgentRepository::read(o.get("repository")))
+        .ok_or_else(|| CloudError::bad_response("Invalid Cloud attach agent repository response."))
 }
 
 #[cfg(test)]

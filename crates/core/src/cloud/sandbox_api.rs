@@ -5,7 +5,8 @@ use super::error::{CloudError, CloudResult};
 use super::http::{Body, HttpRequest, HttpResponse, Method, RequestBuilder};
 use super::query::{segment, Query};
 use super::sandbox_options::GithubRepository;
-use serde::{Deserialize, Serialize};
+use crate::json::{Object, Value};
+use serde::Serialize;
 
 /// Body of `POST /v1/agents/<agentId>/sandboxes`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -26,8 +27,7 @@ pub fn create(rb: &RequestBuilder, agent_id: &str, body: &CreateSandboxBody<'_>)
 }
 
 /// The create response.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CreatedSandbox {
     /// Sandbox id.
     pub sandbox_id: String,
@@ -37,22 +37,29 @@ pub struct CreatedSandbox {
     pub connection_name: String,
     /// The echo: absent on legacy servers (then the sandbox is agent-scoped); `Some(None)` for
     /// an explicit `null`.
-    #[serde(default, deserialize_with = "present")]
     pub conversation_id: Option<Option<String>>,
     /// An existing sandbox was resumed.
-    #[serde(default)]
     pub resumed: Option<bool>,
 }
 
-/// Tells an absent member (`None`) from `null` (`Some(None)`).
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
-}
-
-/// Parses the create response (string `sandboxId`, `deviceId`, `connectionName` required).
+/// Parses the create response (string `sandboxId`, `deviceId`, `connectionName` required; an
+/// echo or `resumed` of another type is invalid).
 pub fn parse_created(response: HttpResponse<'_>) -> CloudResult<CreatedSandbox> {
-    let body = response.ok()?;
-    serde_json::from_str(body).map_err(|_| {
+    let read = |o: Object<'_>| {
+        let text = |key: &str| o.get(key).as_str().map(str::to_owned);
+        let conversation_id = match o.get("conversationId") {
+            Value::Absent => None,
+            echo => Some(echo.clone().opt_str().ok()?.map(String::from)),
+        };
+        Some(CreatedSandbox {
+            sandbox_id: text("sandboxId")?,
+            device_id: text("deviceId")?,
+            connection_name: text("connectionName")?,
+            conversation_id,
+            resumed: o.get("resumed").opt_bool().ok()?,
+        })
+    };
+    Object::parse(response.ok()?).and_then(read).ok_or_else(|| {
         CloudError::bad_response(
             "Cloud managed sandbox response did not include sandboxId, deviceId and connectionName.",
         )
@@ -78,30 +85,42 @@ pub fn refresh_by_agent(rb: &RequestBuilder, agent_id: &str, ttl_minutes: u32) -
 }
 
 /// The refresh response `{success, sandboxId, ttlMinutes}`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refreshed {
     /// Whether the lease was extended.
-    #[serde(default)]
     pub success: Option<bool>,
     /// The refreshed sandbox (an agent-scoped refresh must return ours).
-    #[serde(default)]
     pub sandbox_id: Option<String>,
     /// The new lease.
-    #[serde(default)]
     pub ttl_minutes: Option<u32>,
 }
 
-/// Parses a refresh response (the status is checked by the caller, which maps 404).
+/// Parses a refresh response (the status is checked by the caller, which maps 404). Members
+/// are optional; one of another type makes the response invalid.
 pub fn parse_refreshed(body: &str) -> CloudResult<Refreshed> {
-    serde_json::from_str(body)
-        .map_err(|_| CloudError::bad_response("Invalid Cloud managed sandbox refresh response."))
+    let read = |o: Object<'_>| {
+        let ttl_minutes = match o.get("ttlMinutes").opt_f64().ok()? {
+            Some(n) if (0.0..=f64::from(u32::MAX)).contains(&n) && n.fract() == 0.0 => {
+                Some(n as u32)
+            }
+            Some(_) => return None,
+            None => None,
+        };
+        Some(Refreshed {
+            success: o.get("success").opt_bool().ok()?,
+            sandbox_id: o.get("sandboxId").clone().opt_str().ok()?.map(String::from),
+            ttl_minutes,
+        })
+    };
+    Object::parse(body)
+        .and_then(read)
+        .ok_or_else(|| CloudError::bad_response("Invalid Cloud managed sandbox refresh response."))
 }
 
 /// `POST /v1/sandboxes/<id>/terminate` `{}` (conversation-scoped).
 pub fn terminate(rb: &RequestBuilder, sandbox_id: &str) -> HttpRequest {
     let path = format!("/v1/sandboxes/{}/terminate", segment(sandbox_id));
-    rb.json(Method::Post, &path, &Query::new(), &serde_json::json!({}))
+    rb.json(Method::Post, &path, &Query::new(), &Object::new())
 }
 
 /// `DELETE /v1/agents/<agentId>/sandboxes` (agent-scoped).

@@ -3,8 +3,8 @@
 
 use super::config::positive_integer;
 use super::error::{CloudError, CloudResult};
+use crate::json::Value;
 use serde::Serialize;
-use serde_json::Value;
 
 /// Most GitHub repositories one sandbox may clone.
 pub const MAX_GITHUB_REPOSITORIES: usize = 10;
@@ -74,7 +74,7 @@ fn all_chars(text: &str, ok: impl Fn(char) -> bool) -> bool {
     !text.is_empty() && text.chars().all(ok)
 }
 
-fn github_repository(index: usize, value: &Value) -> CloudResult<GithubRepository> {
+fn github_repository(index: usize, value: &Value<'_>) -> CloudResult<GithubRepository> {
     let field = |name: &str| {
         CloudError::invalid(format!(
             "Invalid sandbox.githubRepositories[{index}].{name}."
@@ -85,22 +85,22 @@ fn github_repository(index: usize, value: &Value) -> CloudResult<GithubRepositor
             "Invalid sandbox.githubRepositories[{index}]. Expected an object."
         )));
     };
-    let owner = o.get("owner").and_then(Value::as_str).unwrap_or_default();
+    let owner = o.get("owner").as_str().unwrap_or_default();
     if !all_chars(owner, |c| c.is_ascii_alphanumeric() || c == '-') {
         return Err(field("owner"));
     }
-    let repo = o.get("repo").and_then(Value::as_str).unwrap_or_default();
+    let repo = o.get("repo").as_str().unwrap_or_default();
     if !all_chars(repo, |c| {
         c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')
     }) {
         return Err(field("repo"));
     }
     let commit = match o.get("commit") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(c)) if c.len() == 40 && all_chars(c, |c| c.is_ascii_hexdigit()) => {
-            Some(c.clone())
+        Value::Absent | Value::Null => None,
+        Value::String(c) if c.len() == 40 && all_chars(c, |c| c.is_ascii_hexdigit()) => {
+            Some(c.to_string())
         }
-        Some(_) => return Err(field("commit")),
+        _ => return Err(field("commit")),
     };
     Ok(GithubRepository {
         owner: owner.to_owned(),
@@ -111,17 +111,17 @@ fn github_repository(index: usize, value: &Value) -> CloudResult<GithubRepositor
 
 impl SandboxOptions {
     /// Validates the JSON view of `sandbox` options.
-    pub fn from_json(value: &Value) -> CloudResult<Self> {
+    pub fn from_json(value: &Value<'_>) -> CloudResult<Self> {
         let Some(o) = value.as_object() else {
             return Err(CloudError::invalid(
                 "Invalid sandbox options. Expected an object.",
             ));
         };
         let sandbox_class = match o.get("sandboxClass") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s == "linux-vm" => Some(SandboxClass::LinuxVm),
-            Some(Value::String(s)) if s == "container" => Some(SandboxClass::Container),
-            Some(_) => {
+            Value::Absent | Value::Null => None,
+            Value::String(s) if s == "linux-vm" => Some(SandboxClass::LinuxVm),
+            Value::String(s) if s == "container" => Some(SandboxClass::Container),
+            _ => {
                 return Err(CloudError::invalid(
                     "Invalid sandbox.sandboxClass. Valid values: linux-vm, container.",
                 ))
@@ -148,27 +148,27 @@ impl SandboxOptions {
             .map(|v| v.unwrap_or(default))
         };
         let github_repositories = match o.get("githubRepositories") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(list)) if list.len() > MAX_GITHUB_REPOSITORIES => {
+            Value::Absent | Value::Null => Vec::new(),
+            Value::Array(list) if list.len() > MAX_GITHUB_REPOSITORIES => {
                 return Err(CloudError::invalid(
                     "Invalid sandbox.githubRepositories. Expected at most 10 repositories.",
                 ))
             }
-            Some(Value::Array(list)) => list
+            Value::Array(list) => list
                 .iter()
                 .enumerate()
                 .map(|(i, v)| github_repository(i, v))
                 .collect::<CloudResult<_>>()?,
-            Some(_) => {
+            _ => {
                 return Err(CloudError::invalid(
                     "Invalid sandbox.githubRepositories. Expected an array.",
                 ))
             }
         };
         let terminate_on_close = match o.get("terminateOnClose") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => {
+            Value::Absent | Value::Null => false,
+            Value::Bool(b) => *b,
+            _ => {
                 return Err(CloudError::invalid(
                     "Invalid sandbox.terminateOnClose. Expected a boolean.",
                 ))

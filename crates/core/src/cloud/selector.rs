@@ -8,8 +8,8 @@
 use super::computers::{self, Computer, EnvironmentRecord};
 use super::error::{CloudError, CloudResult};
 use super::http::{HttpRequest, HttpResponse, RequestBuilder};
+use crate::json::Value;
 use serde::Serialize;
-use serde_json::Value;
 
 /// `ComputerSelector`: a name, `{name}`, `{id}`, `{connectionId}` or `{deviceId}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,21 +29,21 @@ const SELECTOR_ERROR: &str =
 
 impl ComputerSelector {
     /// Reads the JSON view of a selector; each form needs a non-blank string.
-    pub fn from_json(value: &Value) -> CloudResult<Self> {
-        let text = |v: Option<&Value>| {
-            v.and_then(Value::as_str)
+    pub fn from_json(value: &Value<'_>) -> CloudResult<Self> {
+        let text = |v: &Value<'_>| {
+            v.as_str()
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
                 .map(str::to_owned)
                 .ok_or_else(|| CloudError::invalid(SELECTOR_ERROR))
         };
         match value {
-            Value::String(_) => text(Some(value)).map(Self::Name),
-            Value::Object(o) if o.len() == 1 => match o.iter().next() {
-                Some((key, v)) if key == "name" => text(Some(v)).map(Self::Name),
-                Some((key, v)) if key == "id" => text(Some(v)).map(Self::Id),
-                Some((key, v)) if key == "connectionId" => text(Some(v)).map(Self::ConnectionId),
-                Some((key, v)) if key == "deviceId" => text(Some(v)).map(Self::DeviceId),
+            Value::String(_) => text(value).map(Self::Name),
+            Value::Object(o) if o.len() == 1 => match o.members().next() {
+                Some(("name", v)) => text(v).map(Self::Name),
+                Some(("id", v)) => text(v).map(Self::Id),
+                Some(("connectionId", v)) => text(v).map(Self::ConnectionId),
+                Some(("deviceId", v)) => text(v).map(Self::DeviceId),
                 _ => Err(CloudError::invalid(SELECTOR_ERROR)),
             },
             _ => Err(CloudError::invalid(SELECTOR_ERROR)),

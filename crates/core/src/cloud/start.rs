@@ -89,18 +89,30 @@ pub struct RuntimeResolver {
 }
 
 impl RuntimeResolver {
-    /// A resolver for `agent_id` (absent when only a conversation id is known, or agent-free
-    /// with `agent_free`) and `conversation`.
+    /// A resolver for `conversation` of `agent_id`.
     pub fn new(
         rb: RequestBuilder,
-        agent_id: Option<&str>,
+        agent_id: &str,
         conversation: Conversation,
+        resources: Vec<RepositoryResource>,
+    ) -> Self {
+        let mut resolver = Self::for_conversation(rb, "", resources);
+        resolver.agent_id = Some(agent_id.to_owned());
+        resolver.conversation = conversation;
+        resolver
+    }
+
+    /// A resolver for an existing conversation whose agent is read first
+    /// (`GET /v1/conversations/<id>`).
+    pub fn for_conversation(
+        rb: RequestBuilder,
+        conversation_id: &str,
         resources: Vec<RepositoryResource>,
     ) -> Self {
         RuntimeResolver {
             rb,
-            agent_id: agent_id.map(str::to_owned),
-            conversation,
+            agent_id: None,
+            conversation: Conversation::Existing(conversation_id.to_owned()),
             resources,
             pending: Vec::new(),
             attached: Vec::new(),
@@ -125,10 +137,7 @@ impl RuntimeResolver {
                 self.phase = Phase::RetrieveConversation;
                 Step::Send(rest::retrieve_conversation(&self.rb, id))
             }
-            (None, _) => Step::Failed(CloudError::invalid(
-                "createSession() requires a non-empty agent id.",
-            )),
-            (Some(_), _) => self.after_agent(now),
+            _ => self.after_agent(now),
         }
     }
 

@@ -19,8 +19,9 @@ use super::config::{CloudConfig, WebSocketAuth};
 use super::error::{CloudError, CloudResult};
 use super::http::set_header;
 use super::query::{segment, Query};
+use crate::json::{self, Object, Value};
 use crate::protocol::Runtime;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::{HashSet, VecDeque};
 
 /// Idempotency keys remembered for duplicate detection.
@@ -144,25 +145,17 @@ pub enum Output {
     Closed,
 }
 
-/// The envelope fields the relay reads; everything else passes through untouched.
-/// Members of the wrong type are read as absent (the frame still passes through).
-#[derive(Deserialize)]
-struct Envelope {
-    #[serde(rename = "type", default)]
-    kind: serde_json::Value,
-    #[serde(default)]
-    seq: serde_json::Value,
-    #[serde(default)]
-    idempotency_key: serde_json::Value,
-    #[serde(default)]
-    event_seq: serde_json::Value,
-}
-
+/// `{"type":"ack","seq":n}`, `n` written back as the number it was (an integer as an integer).
 #[derive(Serialize)]
-struct Ack<'a> {
+struct Ack {
     #[serde(rename = "type")]
     kind: &'static str,
-    seq: &'a serde_json::Number,
+    #[serde(serialize_with = "ack_seq")]
+    seq: f64,
+}
+
+fn ack_seq<S: serde::Serializer>(seq: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    json::serialize_js_number(*seq, 9.0e18, serializer)
 }
 
 /// `{"type":"sync","runtime":…,"recover_approvals":true,"force_device_status":true}` with no
@@ -176,13 +169,12 @@ pub fn sync_frame(runtime: &Runtime) -> String {
         recover_approvals: bool,
         force_device_status: bool,
     }
-    serde_json::to_string(&Sync {
+    json::to_string(&Sync {
         kind: "sync",
         runtime,
         recover_approvals: true,
         force_device_status: true,
     })
-    .unwrap_or_default()
 }
 
 /// The heartbeat frame.
@@ -264,30 +256,24 @@ impl StatusSockets {
         if self.closed {
             return Vec::new();
         }
-        // serde reads a struct from an array too; a frame must be an object.
-        if !text.trim_start().starts_with('{') {
-            return Vec::new();
-        }
-        let Ok(envelope) = serde_json::from_str::<Envelope>(&text) else {
+        // Members of the wrong type read as absent (the frame still passes through).
+        let Some(envelope) = Object::parse(&text) else {
             return Vec::new();
         };
         let mut out = Vec::new();
-        if let serde_json::Value::Number(seq) = &envelope.seq {
+        if let Value::Number(seq) = *envelope.get("seq") {
             let ack = Ack { kind: "ack", seq };
-            out.push(Output::Write(
-                channel,
-                serde_json::to_string(&ack).unwrap_or_default(),
-            ));
+            out.push(Output::Write(channel, json::to_string(&ack)));
         }
-        if channel == Channel::Control && envelope.kind.as_str() == Some("stream_delta") {
+        if channel == Channel::Control && envelope.get("type").as_str() == Some("stream_delta") {
             return out;
         }
-        if let Some(key) = envelope.idempotency_key.as_str() {
+        if let Some(key) = envelope.get("idempotency_key").as_str() {
             if !self.remember(key) {
                 return out;
             }
         }
-        if let Some(event_seq) = envelope.event_seq.as_f64().filter(|n| n.is_finite()) {
+        if let Some(event_seq) = envelope.f64("event_seq").filter(|n| n.is_finite()) {
             if self
                 .last_event_seq
                 .is_some_and(|last| event_seq > last + 1.0)
@@ -371,14 +357,22 @@ pub fn open_failed(attempt: u32, connection_id: &str, detail: &str) -> OpenFailu
 
 /// The JSON warning line for one failed attempt (`console.warn`), without URL or key.
 pub fn open_failed_log(attempt: u32, connection_id: &str, detail: &str) -> String {
-    serde_json::json!({
-        "event": "cloud_status_transport_connection_failed",
-        "connectionId": connection_id,
-        "attempt": attempt,
-        "maxAttempts": OPEN_ATTEMPTS,
-        "error": detail,
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Failed<'a> {
+        event: &'static str,
+        connection_id: &'a str,
+        attempt: u32,
+        max_attempts: u32,
+        error: &'a str,
+    }
+    json::to_string(&Failed {
+        event: "cloud_status_transport_connection_failed",
+        connection_id,
+        attempt,
+        max_attempts: OPEN_ATTEMPTS,
+        error: detail,
     })
-    .to_string()
 }
 
 #[cfg(test)]

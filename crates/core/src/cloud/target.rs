@@ -5,7 +5,7 @@ use super::config::DefaultTarget;
 use super::error::{CloudError, CloudResult};
 use super::sandbox_options::SandboxOptions;
 use super::selector::ComputerSelector;
-use serde_json::Value;
+use crate::json::Value;
 
 /// The execution target of one session.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,11 +20,16 @@ pub enum SessionTarget {
 /// and the JSON view of the session options. `agent_free` is `query()`, which needs a computer.
 pub fn session_target(
     client: &DefaultTarget,
-    session: &Value,
+    session: &Value<'_>,
     action: &str,
     agent_free: bool,
 ) -> CloudResult<SessionTarget> {
-    let get = |key: &str| session.get(key).filter(|v| !v.is_null());
+    let get = |key: &str| {
+        session
+            .as_object()
+            .map(|o| o.get(key))
+            .filter(|v| !v.is_nullish())
+    };
     let (computer, environment, sandbox) = (get("computer"), get("environment"), get("sandbox"));
     if computer.is_some() && environment.is_some() {
         return Err(CloudError::invalid(format!(

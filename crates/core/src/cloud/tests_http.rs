@@ -5,7 +5,9 @@ use crate::cloud::config::CloudEnv;
 use serde_json::json;
 
 fn builder(options: serde_json::Value) -> RequestBuilder {
-    RequestBuilder::new(&CloudConfig::from_options(&options, &CloudEnv::default()).unwrap())
+    RequestBuilder::new(
+        &CloudConfig::from_options(&test_support::object(options), &CloudEnv::default()).unwrap(),
+    )
 }
 
 #[test]

@@ -2,15 +2,16 @@
 
 use super::*;
 use crate::cloud::config::{CloudConfig, CloudEnv};
+use crate::cloud::http::test_support::object;
 use serde_json::json;
 
 fn rb() -> RequestBuilder {
     RequestBuilder::new(
-        &CloudConfig::from_options(&json!({"apiKey": "k"}), &CloudEnv::default()).unwrap(),
+        &CloudConfig::from_options(&object(json!({"apiKey": "k"})), &CloudEnv::default()).unwrap(),
     )
 }
 
-fn body(request: &HttpRequest) -> Value {
+fn body(request: &HttpRequest) -> serde_json::Value {
     match &request.body {
         Body::Json(text) => serde_json::from_str(text).unwrap(),
         other => panic!("not JSON: {other:?}"),
@@ -19,7 +20,7 @@ fn body(request: &HttpRequest) -> Value {
 
 #[test]
 fn create_agent_body_tags_model_and_texts() {
-    let b = create_agent_body(&json!({})).unwrap();
+    let b = create_agent_body(&object(json!({}))).unwrap();
     assert_eq!(b.model, "letta/auto");
     assert_eq!(b.tags, ["origin:letta-code", "git-memory-enabled"]);
     let request = create_agent(&rb(), &b);
@@ -31,13 +32,13 @@ fn create_agent_body_tags_model_and_texts() {
         body(&request),
         json!({"model": "letta/auto", "system": null, "tags": ["origin:letta-code", "git-memory-enabled"]})
     );
-    let custom = create_agent_body(&json!({"model": "openai/gpt-5", "memfs": false, "tags": ["mine"], "name": "n", "system": "be brief"})).unwrap();
+    let custom = create_agent_body(&object(json!({"model": "openai/gpt-5", "memfs": false, "tags": ["mine"], "name": "n", "system": "be brief"}))).unwrap();
     assert_eq!(custom.tags, ["origin:letta-code", "mine"]);
     assert_eq!(
         (custom.name.as_deref(), custom.system.as_deref()),
         (Some("n"), Some("be brief"))
     );
-    assert!(create_agent_body(&json!({"model": "  "}))
+    assert!(create_agent_body(&object(json!({"model": "  "})))
         .unwrap_err()
         .message
         .starts_with("Unknown model:"));
@@ -53,7 +54,7 @@ fn create_agent_body_carries_memory_and_pinned_tools() {
         "include_base_tools": false,
         "include_base_tool_rules": false,
     });
-    let request = create_agent(&rb(), &create_agent_body(&options).unwrap());
+    let request = create_agent(&rb(), &create_agent_body(&object(options.clone())).unwrap());
     let sent = body(&request);
     for key in [
         "embedding",

@@ -36,7 +36,7 @@ fn attached(id: &str) -> String {
 fn attached_r1(recompile: bool) -> RuntimeResolver {
     let mut r = RuntimeResolver::new(
         builder(),
-        Some("agent-1"),
+        "agent-1",
         Conversation::Default,
         vec![resource("r-1", recompile)],
     );
@@ -56,7 +56,7 @@ fn agent_free_needs_no_request() {
 
 #[test]
 fn a_new_conversation_is_created_over_rest() {
-    let mut r = RuntimeResolver::new(builder(), Some("agent-1"), Conversation::New, vec![]);
+    let mut r = RuntimeResolver::new(builder(), "agent-1", Conversation::New, vec![]);
     let create = request(r.start(0));
     assert_eq!(
         (create.method, create.url.as_str()),
@@ -73,18 +73,12 @@ fn a_new_conversation_is_created_over_rest() {
 
 #[test]
 fn default_and_existing_conversations() {
-    let mut default =
-        RuntimeResolver::new(builder(), Some("agent-1"), Conversation::Default, vec![]);
+    let mut default = RuntimeResolver::new(builder(), "agent-1", Conversation::Default, vec![]);
     let Step::Done(resolved) = default.start(0) else {
         panic!()
     };
     assert_eq!(resolved.runtime, Runtime::new("agent-1", "default"));
-    let mut existing = RuntimeResolver::new(
-        builder(),
-        None,
-        Conversation::Existing("conv-7".into()),
-        vec![],
-    );
+    let mut existing = RuntimeResolver::for_conversation(builder(), "conv-7", vec![]);
     assert_eq!(
         request(existing.start(0)).url,
         "https://api.letta.com/v1/conversations/conv-7"
@@ -94,12 +88,7 @@ fn default_and_existing_conversations() {
         panic!()
     };
     assert_eq!(resolved.runtime, Runtime::new("agent-9", "conv-7"));
-    let mut broken = RuntimeResolver::new(
-        builder(),
-        None,
-        Conversation::Existing("conv-7".into()),
-        vec![],
-    );
+    let mut broken = RuntimeResolver::for_conversation(builder(), "conv-7", vec![]);
     broken.start(0);
     let Step::Failed(error) = broken.on_reply(ok(r#"{"id":"conv-7"}"#), 0) else {
         panic!()
@@ -115,7 +104,7 @@ fn repositories_are_attached_polled_and_recompiled_once() {
     let resources = vec![resource("r-linked", false), resource("r-new", true)];
     let mut r = RuntimeResolver::new(
         builder(),
-        Some("agent-1"),
+        "agent-1",
         Conversation::Existing("conv-1".into()),
         resources,
     );
@@ -179,7 +168,7 @@ fn repositories_are_attached_polled_and_recompiled_once() {
 fn already_linked_repositories_still_recompile_the_default_agent_prompt() {
     let mut r = RuntimeResolver::new(
         builder(),
-        Some("agent-1"),
+        "agent-1",
         Conversation::Default,
         vec![resource("r-1", true)],
     );
@@ -280,17 +269,5 @@ fn cloud_runtime_start_has_the_runtime_and_no_create_fields() {
     assert!(
         !agent_free.contains("agent_id"),
         "agent_id only if any: {agent_free}"
-    );
-}
-
-#[test]
-fn a_session_without_agent_or_conversation_is_rejected() {
-    let mut r = RuntimeResolver::new(builder(), None, Conversation::New, vec![]);
-    let Step::Failed(error) = r.start(0) else {
-        panic!()
-    };
-    assert_eq!(
-        error.message,
-        "createSession() requires a non-empty agent id."
     );
 }

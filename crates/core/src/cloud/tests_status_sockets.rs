@@ -5,7 +5,11 @@ use crate::cloud::config::CloudEnv;
 use serde_json::json;
 
 fn config(options: serde_json::Value) -> CloudConfig {
-    CloudConfig::from_options(&options, &CloudEnv::default()).unwrap()
+    CloudConfig::from_options(
+        &crate::cloud::http::test_support::object(options),
+        &CloudEnv::default(),
+    )
+    .unwrap()
 }
 
 fn runtime() -> Runtime {

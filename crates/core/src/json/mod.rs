@@ -286,6 +286,15 @@ impl<'a> Object<'a> {
         self.members.into_iter()
     }
 
+    /// Replaces the member [`Object::get`] reads, or appends one when there is none.
+    pub fn set(&mut self, key: impl Into<Cow<'a, str>>, value: Value<'a>) {
+        let key = key.into();
+        match self.members.iter_mut().rev().find(|(k, _)| *k == key) {
+            Some((_, v)) => *v = value,
+            None => self.members.push((key, value)),
+        }
+    }
+
     /// Appends a member (no check for duplicates).
     pub fn push(&mut self, key: impl Into<Cow<'a, str>>, value: Value<'a>) {
         self.members.push((key.into(), value));

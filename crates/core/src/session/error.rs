@@ -65,8 +65,8 @@ impl SessionError {
         Self::new(ErrorKind::Unsupported, message)
     }
 
-    /// `Session is closed`.
+    /// [`crate::error::SESSION_CLOSED`].
     pub fn session_closed() -> Self {
-        Self::closed("Session is closed")
+        Self::closed(crate::error::SESSION_CLOSED)
     }
 }
