@@ -34,7 +34,7 @@ const frames = sample.frames;
 const bytes = frames.reduce((sum, text) => sum + text.length, 0);
 console.log(
   `whole-turn benchmark (public API, injected WebSocket, set-up included): node ${process.version}; ` +
-    `${frames.length} received frames (${bytes.toLocaleString("en-US")} bytes), ${ITERATIONS} iterations per run (rounded up to whole rounds of the six orders), median of ${RUNS} runs`,
+    `${frames.length} received frames (${bytes.toLocaleString("en-US")} bytes), ${ITERATIONS} iterations per run (rounded up to whole rounds of the orders), median of ${RUNS} runs`,
 );
 for (let i = 0; i < 30; i++) {
   await turnOnce(i % 2 === 0);
