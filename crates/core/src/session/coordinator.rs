@@ -25,6 +25,7 @@ mod echo;
 mod lifecycle;
 mod result;
 mod settled;
+mod stall;
 mod status;
 mod stream;
 mod turn;
@@ -42,9 +43,10 @@ use crate::protocol::frames::{parse_frame, FrameBody, ParsedFrame};
 use crate::protocol::normalize::UuidCounter;
 use crate::protocol::runtime::Runtime;
 use crate::protocol::sdk_message::SdkMessage;
-use correlation::StallWatch;
-pub use correlation::{APPROVAL_PUMP_WINDOW_MS, MAX_RESUME_ATTEMPTS, STALL_GRACE_MS};
+pub use correlation::APPROVAL_PUMP_WINDOW_MS;
 use settled::SettledRuns;
+use stall::StallWatch;
+pub use stall::{MAX_RESUME_ATTEMPTS, STALL_GRACE_MS};
 use std::collections::VecDeque;
 use turn::{Outcome, Turn};
 
@@ -280,7 +282,7 @@ impl TurnCoordinator {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        match (earliest, self.stall.at) {
+        match (earliest, self.stall.deadline()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
@@ -415,7 +417,7 @@ impl TurnCoordinator {
         let Some(turn) = self.active.take() else {
             return;
         };
-        self.stall = StallWatch::default();
+        self.stall.reset();
         self.completed_any = true;
         if turn.requires_approval_stop {
             self.approval_pump_until = Some(now_ms.saturating_add(APPROVAL_PUMP_WINDOW_MS));

@@ -19,11 +19,6 @@ use super::turn::{unlist, Turn};
 use super::TurnCoordinator;
 use crate::protocol::frames::{FrameBody, LoopStatusFrame, ParsedFrame, QueueUpdateFrame};
 
-/// How long a queued input may wait on an idle server before the queue is re-pumped.
-pub const STALL_GRACE_MS: u64 = 1_000;
-/// How many `resume_queue` requests one stalled turn may send (backoff doubles each time).
-pub const MAX_RESUME_ATTEMPTS: u32 = 4;
-
 /// Which of our in-flight turns a frame names.
 #[derive(Clone, Copy)]
 enum Key<'a> {
@@ -39,17 +34,6 @@ enum Key<'a> {
 /// through our socket: closing 3 s after such a turn's `result` was measured to avoid the
 /// stalled queue against letta-code 0.32.18 (tests/package/remote-handover.test.mjs).
 pub const APPROVAL_PUMP_WINDOW_MS: u64 = 3_000;
-
-/// The stalled-queue watch of the active turn.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct StallWatch {
-    /// When to re-pump, while the active turn waits in the server's queue on an idle server.
-    pub at: Option<u64>,
-    /// `resume_queue` requests sent for the active turn.
-    pub attempts: u32,
-    /// A `resume_queue` is due: the session takes it with `take_resume_queue`.
-    pub resume_due: bool,
-}
 
 impl TurnCoordinator {
     /// Whether the server still works on what our completed turns started: a run of ours has
@@ -121,7 +105,7 @@ impl TurnCoordinator {
 
     /// Whether the session must send `resume_queue` now (taken once per due time).
     pub fn take_resume_queue(&mut self) -> bool {
-        std::mem::take(&mut self.stall.resume_due)
+        self.stall.take_resume_due()
     }
 
     /// Whether `client_message_id` is one of our in-flight turns.
@@ -245,24 +229,6 @@ impl TurnCoordinator {
     /// server; disarms it otherwise (a new turn starts with a fresh budget).
     pub(super) fn refresh_stall(&mut self, now_ms: u64) {
         let waiting = self.active.as_ref().is_some_and(|t| t.server_queued);
-        if !waiting {
-            self.stall = super::correlation::StallWatch::default();
-        } else if self.server_busy {
-            self.stall.at = None;
-        } else if self.stall.at.is_none() && self.stall.attempts < MAX_RESUME_ATTEMPTS {
-            self.stall.at = Some(now_ms.saturating_add(STALL_GRACE_MS));
-        }
-    }
-
-    /// Fires the stall watch at `now_ms`: a `resume_queue` becomes due, and the next attempt is
-    /// scheduled with doubled backoff until the budget is spent.
-    pub(super) fn on_stall_tick(&mut self, now_ms: u64) {
-        if self.stall.at.is_none_or(|at| at > now_ms) {
-            return;
-        }
-        self.stall.resume_due = true;
-        self.stall.attempts += 1;
-        self.stall.at = (self.stall.attempts < MAX_RESUME_ATTEMPTS)
-            .then(|| now_ms.saturating_add(STALL_GRACE_MS << self.stall.attempts.min(8)));
+        self.stall.refresh(waiting, self.server_busy, now_ms);
     }
 }

@@ -30,7 +30,7 @@ impl TurnCoordinator {
             }
             break;
         }
-        self.on_stall_tick(now_ms);
+        self.stall.tick(now_ms);
     }
 
     /// Closes the stream (the caller closed the session). A turn whose terminal is pending is
