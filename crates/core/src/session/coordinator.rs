@@ -22,6 +22,7 @@
 mod batch;
 mod correlation;
 mod echo;
+mod ledger;
 mod lifecycle;
 mod result;
 mod settled;
@@ -44,7 +45,7 @@ use crate::protocol::normalize::UuidCounter;
 use crate::protocol::runtime::Runtime;
 use crate::protocol::sdk_message::SdkMessage;
 pub use correlation::APPROVAL_PUMP_WINDOW_MS;
-use settled::SettledRuns;
+use ledger::RunLedger;
 use stall::StallWatch;
 pub use stall::{MAX_RESUME_ATTEMPTS, STALL_GRACE_MS};
 use std::collections::VecDeque;
@@ -95,7 +96,6 @@ pub struct TurnCoordinator {
     active: Option<Turn>,
     /// Sent turns waiting for server activity, oldest first (a handful at most).
     queued: Vec<Turn>,
-    settled: SettledRuns,
     /// Messages for `stream()`; room for 8 from the start (its growth showed in bench/turn's
     /// profile; bench/RESULTS.md).
     out: VecDeque<SdkMessage>,
@@ -105,24 +105,10 @@ pub struct TurnCoordinator {
     /// belong to that run too.
     stream_moved_on: bool,
     uuids: UuidCounter,
-    /// The server has sent a `turn_finished` (letta-code 0.30.3+).
-    server_sends_turn_finished: bool,
-    /// Runs that serve no turn of ours (see `correlation`): their frames are dropped.
-    foreign: SettledRuns,
-    /// `active_run_ids` of the latest loop status.
-    last_active_runs: Vec<String>,
-    /// The latest loop status showed the server working (not idle, or a run active).
-    server_busy: bool,
+    /// Settled and foreign runs, and what the server is still working on (see `ledger`).
+    runs: RunLedger,
     /// The stalled-queue watch of the active turn.
     stall: StallWatch,
-    /// Runs of our completed turns whose `turn_finished` has not arrived (an aborted turn ends
-    /// on idle before it): the server is still working on them.
-    unfinished_runs: Vec<String>,
-    /// Until when the server may still pump its input queue through our socket after a turn
-    /// that paused for an approval (see [`Self::approval_pump_window`]).
-    approval_pump_until: Option<u64>,
-    /// A turn of ours completed in this session.
-    completed_any: bool,
     closed: bool,
 }
 
@@ -134,19 +120,12 @@ impl TurnCoordinator {
             runtime,
             active: None,
             queued: Vec::new(),
-            settled: SettledRuns::default(),
             out: VecDeque::with_capacity(8),
             deferred: Vec::new(),
             stream_moved_on: false,
             uuids: UuidCounter::default(),
-            server_sends_turn_finished: false,
-            foreign: SettledRuns::default(),
-            last_active_runs: Vec::new(),
-            server_busy: false,
+            runs: RunLedger::default(),
             stall: StallWatch::default(),
-            unfinished_runs: Vec::new(),
-            approval_pump_until: None,
-            completed_any: false,
             closed: false,
         }
     }
@@ -418,20 +397,7 @@ impl TurnCoordinator {
             return;
         };
         self.stall.reset();
-        self.completed_any = true;
-        if turn.requires_approval_stop {
-            self.approval_pump_until = Some(now_ms.saturating_add(APPROVAL_PUMP_WINDOW_MS));
-        }
-        for run in &turn.run_ids {
-            self.settled.insert(run);
-            let tracks_finish = turn.acknowledged || self.server_sends_turn_finished;
-            if tracks_finish
-                && !turn::lists(&turn.finished_runs, run)
-                && self.unfinished_runs.len() < 16
-            {
-                self.unfinished_runs.push(run.clone());
-            }
-        }
+        self.runs.turn_completed(&turn, now_ms);
         self.stream_moved_on = false;
         let batch = Self::batch_label(&turn);
         let message = result::build_result(

@@ -15,7 +15,7 @@
 //! server answers by pumping through the socket that asked), a few times, with backoff; the
 //! input itself is never sent twice.
 
-use super::turn::{unlist, Turn};
+use super::turn::Turn;
 use super::TurnCoordinator;
 use crate::protocol::frames::{FrameBody, LoopStatusFrame, ParsedFrame, QueueUpdateFrame};
 
@@ -41,7 +41,7 @@ impl TurnCoordinator {
     /// session keeps its socket open (bounded) while this holds, because the server resumes
     /// its input queue through the socket of the work that settles (see the module docs).
     pub fn is_settling(&self) -> bool {
-        !self.unfinished_runs.is_empty() || (self.completed_any && self.server_busy)
+        self.runs.is_settling()
     }
 
     /// The end of the window after our latest turn that paused for an approval, in which the
@@ -51,7 +51,7 @@ impl TurnCoordinator {
     /// socket is closed. No frame says when it ran, so a session closed within the window
     /// keeps its socket until the window ends.
     pub fn approval_pump_window(&self) -> Option<u64> {
-        self.approval_pump_until
+        self.runs.approval_pump_window()
     }
 
     /// After close: frames only update what [`Self::is_settling`] reads.
@@ -59,7 +59,7 @@ impl TurnCoordinator {
         match &frame.body {
             FrameBody::TurnFinished(finished) => {
                 if let Some(run) = finished.run_id.as_deref() {
-                    unlist(&mut self.unfinished_runs, run);
+                    self.runs.turn_finished(run);
                 }
             }
             FrameBody::LoopStatus(status) => self.note_loop_status(status, now_ms),
@@ -140,16 +140,8 @@ impl TurnCoordinator {
         }
         turn.server_queued = true;
         let id = turn.client_message_id.clone();
-        if self
-            .active
-            .as_ref()
-            .is_some_and(|t| t.client_message_id == id)
-        {
-            for run in &self.last_active_runs {
-                if !self.active.as_ref().is_some_and(|t| t.has_run(run)) {
-                    self.foreign.insert(run);
-                }
-            }
+        if let Some(active) = self.active.as_ref().filter(|t| t.client_message_id == id) {
+            self.runs.mark_running_foreign(active);
             self.refresh_stall(now_ms);
         }
     }
@@ -189,14 +181,14 @@ impl TurnCoordinator {
             }
             let active_id = self.active.as_ref().map(|t| t.client_message_id.as_str());
             if active_id.is_some_and(|id| ids.iter().any(|listed| listed == id)) {
-                self.foreign.remove(run);
+                self.runs.claim(run);
                 if let Some(turn) = self.active.as_mut() {
                     turn.server_queued = false;
                     turn.evidence = true;
                     turn.add_run(run);
                 }
             } else if !ids.is_empty() && !ids.iter().any(|id| self.is_our_message(id)) {
-                self.foreign.insert(run);
+                self.runs.mark_foreign(run);
                 if let Some(turn) = self.active.as_mut() {
                     turn.drop_run(run);
                 }
@@ -207,21 +199,13 @@ impl TurnCoordinator {
     /// Remembers what the latest loop status says is running (for `input_accepted` and the
     /// stall watch).
     pub(super) fn note_loop_status(&mut self, status: &LoopStatusFrame<'_>, now_ms: u64) {
-        self.last_active_runs.clear();
-        for run in &status.active_run_ids {
-            self.last_active_runs.push(run.as_ref().to_owned());
-        }
-        self.server_busy = status.status != "WAITING_ON_INPUT" || !status.active_run_ids.is_empty();
+        self.runs.note_loop_status(status);
         self.refresh_stall(now_ms);
     }
 
     /// A foreign run finished: whatever it held up may run now.
     pub(super) fn foreign_run_finished(&mut self, run: &str, now_ms: u64) {
-        self.settled.insert(run);
-        unlist(&mut self.last_active_runs, run);
-        if self.last_active_runs.is_empty() {
-            self.server_busy = false;
-        }
+        self.runs.foreign_run_finished(run);
         self.refresh_stall(now_ms);
     }
 
@@ -229,6 +213,6 @@ impl TurnCoordinator {
     /// server; disarms it otherwise (a new turn starts with a fresh budget).
     pub(super) fn refresh_stall(&mut self, now_ms: u64) {
         let waiting = self.active.as_ref().is_some_and(|t| t.server_queued);
-        self.stall.refresh(waiting, self.server_busy, now_ms);
+        self.stall.refresh(waiting, self.runs.server_busy(), now_ms);
     }
 }

@@ -34,8 +34,7 @@ impl TurnCoordinator {
             return;
         };
         for run in &status.active_run_ids {
-            if !self.settled.contains(run) && !self.foreign.contains(run) && turn.may_own(Some(run))
-            {
+            if !self.runs.is_dropped(run) && turn.may_own(Some(run)) {
                 turn.add_run(run);
             }
         }
@@ -57,7 +56,7 @@ impl TurnCoordinator {
     }
 
     fn on_idle(&mut self, status: &LoopStatusFrame<'_>, now_ms: u64) {
-        let server_sends_turn_finished = self.server_sends_turn_finished;
+        let server_sends_turn_finished = self.runs.sends_turn_finished();
         let Some(turn) = self.active.as_mut() else {
             return;
         };
@@ -87,12 +86,7 @@ impl TurnCoordinator {
         if !turn.evidence {
             return;
         }
-        if server_sends_turn_finished
-            && status
-                .active_run_ids
-                .iter()
-                .any(|run| !self.settled.contains(run))
-        {
+        if server_sends_turn_finished && self.runs.lists_unsettled_run(status) {
             // The listed run's `turn_finished` (or a later idle without runs) ends the turn.
             return;
         }
@@ -108,11 +102,11 @@ impl TurnCoordinator {
         let Some(run) = finished.run_id.as_deref() else {
             return;
         };
-        super::turn::unlist(&mut self.unfinished_runs, run);
-        if self.settled.contains(run) {
+        self.runs.turn_finished(run);
+        if self.runs.is_settled(run) {
             return;
         }
-        if self.foreign.contains(run) {
+        if self.runs.is_foreign(run) {
             // Another message's run (or one our queued input waited behind): never ours.
             self.foreign_run_finished(run, now_ms);
             return;
@@ -121,7 +115,7 @@ impl TurnCoordinator {
             self.defer(frame);
             return;
         }
-        self.server_sends_turn_finished = true;
+        self.runs.note_sends_turn_finished();
         self.activate_next_queued(now_ms);
         let auto_approvals = self.config.auto_handles_tool_approvals;
         let Some(turn) = self.active.as_mut() else {
@@ -130,7 +124,7 @@ impl TurnCoordinator {
         };
         if !turn.may_own(Some(run)) {
             // Our input still waits in the server's queue: this run is someone else's.
-            self.foreign.insert(run);
+            self.runs.mark_foreign(run);
             self.foreign_run_finished(run, now_ms);
             return;
         }
@@ -190,7 +184,7 @@ impl TurnCoordinator {
         finished: &TurnFinishedFrame<'_>,
         run: &str,
     ) {
-        self.settled.insert(run);
+        self.runs.settle(run);
         let message = build_result(
             Outcome::turn_finished(&finished.stop_reason, finished.error.as_deref()),
             ResultContext {

@@ -39,7 +39,7 @@ impl TurnCoordinator {
             return;
         }
         let run_id = delta.run_id();
-        if run_id.is_some_and(|run| self.settled.contains(run) || self.foreign.contains(run)) {
+        if run_id.is_some_and(|run| self.runs.is_dropped(run)) {
             return;
         }
         if self.in_finishing_phase() && !self.belongs_to_finishing_turn(run_id) {
@@ -59,7 +59,7 @@ impl TurnCoordinator {
         let ours = self.active.as_ref().is_none_or(|t| t.may_own(run_id));
         if !ours {
             if let Some(run) = run_id {
-                self.foreign.insert(run);
+                self.runs.mark_foreign(run);
                 return;
             }
         }
