@@ -21,6 +21,7 @@
 
 mod batch;
 mod correlation;
+mod deferral;
 mod echo;
 mod ledger;
 mod lifecycle;
@@ -45,6 +46,7 @@ use crate::protocol::normalize::UuidCounter;
 use crate::protocol::runtime::Runtime;
 use crate::protocol::sdk_message::SdkMessage;
 pub use correlation::APPROVAL_PUMP_WINDOW_MS;
+use deferral::Deferral;
 use ledger::RunLedger;
 use stall::StallWatch;
 pub use stall::{MAX_RESUME_ATTEMPTS, STALL_GRACE_MS};
@@ -99,11 +101,8 @@ pub struct TurnCoordinator {
     /// Messages for `stream()`; room for 8 from the start (its growth showed in bench/turn's
     /// profile; bench/RESULTS.md).
     out: VecDeque<SdkMessage>,
-    /// Frame texts deferred during a grace, in arrival order.
-    deferred: Vec<String>,
-    /// During a grace: a stream delta of another run was deferred, so later run-less deltas
-    /// belong to that run too.
-    stream_moved_on: bool,
+    /// Frames deferred during a grace (see `deferral`).
+    deferred: Deferral,
     uuids: UuidCounter,
     /// Settled and foreign runs, and what the server is still working on (see `ledger`).
     runs: RunLedger,
@@ -121,8 +120,7 @@ impl TurnCoordinator {
             active: None,
             queued: Vec::new(),
             out: VecDeque::with_capacity(8),
-            deferred: Vec::new(),
-            stream_moved_on: false,
+            deferred: Deferral::default(),
             uuids: UuidCounter::default(),
             runs: RunLedger::default(),
             stall: StallWatch::default(),
@@ -229,7 +227,7 @@ impl TurnCoordinator {
             self.observe_after_close(frame, now_ms);
             return;
         }
-        if self.deferred.len() >= MAX_DEFERRED_FRAMES && self.in_finishing_phase() {
+        if self.deferred.is_full() && self.in_finishing_phase() {
             self.settle_finishing_turn(now_ms);
         }
         self.dispatch(frame, now_ms);
@@ -366,7 +364,7 @@ impl TurnCoordinator {
 
     /// Stores a frame for replay after the finishing turn's result.
     fn defer(&mut self, frame: &ParsedFrame<'_>) {
-        self.deferred.push(frame.raw.to_owned());
+        self.deferred.push(frame.raw);
     }
 
     /// Ends the active turn with its pending terminal's outcome, if it has one. Returns whether
@@ -398,7 +396,7 @@ impl TurnCoordinator {
         };
         self.stall.reset();
         self.runs.turn_completed(&turn, now_ms);
-        self.stream_moved_on = false;
+        self.deferred.turn_ended();
         let batch = Self::batch_label(&turn);
         let message = result::build_result(
             outcome.clone(),

@@ -5,7 +5,6 @@ use super::{transport_closed_detail, TurnCoordinator};
 use crate::protocol::errors::ErrorCode;
 use crate::protocol::frames::parse_frame;
 use crate::protocol::sdk_message::{ErrorMessage, SdkMessage};
-use std::mem;
 
 impl TurnCoordinator {
     /// Fires every timer due at `now_ms`: grace and stream-tail deadlines settle the finishing
@@ -135,14 +134,14 @@ impl TurnCoordinator {
         if self.deferred.is_empty() || self.in_finishing_phase() {
             return;
         }
-        let mut pending = mem::take(&mut self.deferred).into_iter();
+        let mut pending = self.deferred.take().into_iter();
         while let Some(text) = pending.next() {
             if let Some(frame) = parse_frame(&text) {
                 self.dispatch(&frame, now_ms);
             }
             if !self.in_finishing_phase() && !self.deferred.is_empty() {
                 // A grace ended during the replay: what it deferred comes before the rest.
-                let mut front = mem::take(&mut self.deferred);
+                let mut front = self.deferred.take();
                 front.extend(pending);
                 pending = front.into_iter();
             }

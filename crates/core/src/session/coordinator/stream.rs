@@ -43,10 +43,7 @@ impl TurnCoordinator {
             return;
         }
         if self.in_finishing_phase() && !self.belongs_to_finishing_turn(run_id) {
-            if run_id.is_some() {
-                self.stream_moved_on = true;
-            }
-            self.defer(frame);
+            self.deferred.push_delta(frame.raw, run_id.is_some());
             return;
         }
         let is_usage = message_type == Some("usage_statistics");
@@ -111,7 +108,7 @@ impl TurnCoordinator {
     fn belongs_to_finishing_turn(&self, run_id: Option<&str>) -> bool {
         match (run_id, self.active.as_ref()) {
             (Some(run), Some(turn)) => turn.has_run(run),
-            (None, Some(_)) => !self.stream_moved_on,
+            (None, Some(_)) => self.deferred.stream_on_finishing_turn(),
             (_, None) => false,
         }
     }
