@@ -25,6 +25,7 @@ mod deferral;
 mod echo;
 mod ledger;
 mod lifecycle;
+mod outbox;
 mod result;
 mod settled;
 mod stall;
@@ -48,9 +49,9 @@ use crate::protocol::sdk_message::SdkMessage;
 pub use correlation::APPROVAL_PUMP_WINDOW_MS;
 use deferral::Deferral;
 use ledger::RunLedger;
+use outbox::Outbox;
 use stall::StallWatch;
 pub use stall::{MAX_RESUME_ATTEMPTS, STALL_GRACE_MS};
-use std::collections::VecDeque;
 use turn::{Outcome, Turn};
 
 /// Trailing-usage grace after `turn_finished` (`TRAILING_USAGE_GRACE_MS`).
@@ -98,9 +99,8 @@ pub struct TurnCoordinator {
     active: Option<Turn>,
     /// Sent turns waiting for server activity, oldest first (a handful at most).
     queued: Vec<Turn>,
-    /// Messages for `stream()`; room for 8 from the start (its growth showed in bench/turn's
-    /// profile; bench/RESULTS.md).
-    out: VecDeque<SdkMessage>,
+    /// Messages for `stream()` (see `outbox`).
+    out: Outbox,
     /// Frames deferred during a grace (see `deferral`).
     deferred: Deferral,
     uuids: UuidCounter,
@@ -119,7 +119,7 @@ impl TurnCoordinator {
             runtime,
             active: None,
             queued: Vec::new(),
-            out: VecDeque::with_capacity(8),
+            out: Outbox::default(),
             deferred: Deferral::default(),
             uuids: UuidCounter::default(),
             runs: RunLedger::default(),
@@ -267,19 +267,14 @@ impl TurnCoordinator {
 
     /// The next message to yield, FIFO.
     pub fn pop_message(&mut self) -> Option<SdkMessage> {
-        self.out.pop_front()
+        self.out.pop()
     }
 
     /// Every waiting message as one JSON array, in FIFO order, and the queue emptied; `None`
     /// when nothing waits. One serializer pass for the whole batch instead of a `String` per
     /// message joined by hand: simpler, and as fast (`bench/run ab`, bench/RESULTS.md).
     pub fn take_messages_json(&mut self) -> Option<String> {
-        if self.out.is_empty() {
-            return None;
-        }
-        let json = crate::json::to_string(&self.out);
-        self.out.clear();
-        Some(json)
+        self.out.take_json()
     }
 
     /// How many messages are waiting.
@@ -347,7 +342,7 @@ impl TurnCoordinator {
         match &frame.body {
             FrameBody::QueueUpdate(queue) => {
                 self.on_queue_removals(queue, now_ms);
-                self.out.push_back(queue.to_message());
+                self.out.push(queue.to_message());
             }
             FrameBody::InputAccepted(accepted) => self.on_input_accepted(
                 frame.request_id.as_deref(),
@@ -408,7 +403,7 @@ impl TurnCoordinator {
                 batch: batch.clone(),
             },
         );
-        self.out.push_back(SdkMessage::Result(message));
+        self.out.push(SdkMessage::Result(message));
         if let Some(batch) = batch {
             self.end_carried(&turn, &outcome, &batch, now_ms);
         }

@@ -102,7 +102,7 @@ impl TurnCoordinator {
                     }),
                 },
             );
-            self.out.push_back(SdkMessage::Result(message));
+            self.out.push(SdkMessage::Result(message));
         }
     }
 }

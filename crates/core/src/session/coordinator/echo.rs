@@ -24,11 +24,11 @@ impl TurnCoordinator {
     /// `turn` starts: its echo, and those of the inputs it carries, go out (once).
     pub(super) fn echo_started(&mut self, turn: &mut Turn) {
         if let Some(text) = turn.echo.take() {
-            self.out.push_back(user_echo(turn, text));
+            self.out.push(user_echo(turn, text));
         }
         for carried in &mut turn.batched {
             if let Some(text) = carried.echo.take() {
-                self.out.push_back(user_echo(carried, text));
+                self.out.push(user_echo(carried, text));
             }
         }
     }

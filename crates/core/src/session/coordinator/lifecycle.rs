@@ -55,7 +55,7 @@ impl TurnCoordinator {
             self.fail_active(ErrorCode::StreamClosed, detail, Some(true), now_ms);
         } else if !flushed {
             self.out
-                .push_back(error_message(ErrorCode::StreamClosed, detail, Some(true)));
+                .push(error_message(ErrorCode::StreamClosed, detail, Some(true)));
         }
         self.finish_close();
     }
@@ -120,7 +120,7 @@ impl TurnCoordinator {
         if self.active.is_none() {
             return;
         }
-        self.out.push_back(error_message(
+        self.out.push(error_message(
             code,
             detail,
             Some(recoverable.unwrap_or(false)),

@@ -27,7 +27,7 @@ impl TurnCoordinator {
                 return;
             }
         }
-        self.out.push_back(status.to_message());
+        self.out.push(status.to_message());
         self.note_loop_status(status, now_ms);
 
         let Some(turn) = self.active.as_mut() else {
@@ -195,6 +195,6 @@ impl TurnCoordinator {
                 batch: None,
             },
         );
-        self.out.push_back(SdkMessage::Result(message));
+        self.out.push(SdkMessage::Result(message));
     }
 }

@@ -81,7 +81,7 @@ impl TurnCoordinator {
             _ => {}
         }
         if let Some(message) = message {
-            self.out.push_back(message);
+            self.out.push(message);
         }
         if !ours {
             return;
