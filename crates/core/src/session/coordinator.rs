@@ -23,6 +23,7 @@ mod batch;
 mod correlation;
 mod deferral;
 mod echo;
+mod in_flight;
 mod ledger;
 mod lifecycle;
 mod outbox;
@@ -48,6 +49,7 @@ use crate::protocol::runtime::Runtime;
 use crate::protocol::sdk_message::SdkMessage;
 pub use correlation::APPROVAL_PUMP_WINDOW_MS;
 use deferral::Deferral;
+use in_flight::InFlight;
 use ledger::RunLedger;
 use outbox::Outbox;
 use stall::StallWatch;
@@ -96,9 +98,8 @@ pub fn transport_closed_detail(label: &str) -> String {
 pub struct TurnCoordinator {
     config: CoordinatorConfig,
     runtime: Runtime,
-    active: Option<Turn>,
-    /// Sent turns waiting for server activity, oldest first (a handful at most).
-    queued: Vec<Turn>,
+    /// The active turn and the queued ones (see `in_flight`).
+    turns: InFlight,
     /// Messages for `stream()` (see `outbox`).
     out: Outbox,
     /// Frames deferred during a grace (see `deferral`).
@@ -117,8 +118,7 @@ impl TurnCoordinator {
         TurnCoordinator {
             config,
             runtime,
-            active: None,
-            queued: Vec::new(),
+            turns: InFlight::default(),
             out: Outbox::default(),
             deferred: Deferral::default(),
             uuids: UuidCounter::default(),
@@ -167,48 +167,21 @@ impl TurnCoordinator {
         if self.closed {
             return;
         }
-        if self.active.is_none() && self.queued.is_empty() {
+        if let Some(turn) = self.turns.enqueue(turn) {
             self.activate(turn, now_ms);
-        } else {
-            self.queued.push(turn);
         }
     }
 
     /// Stops tracking a turn that was never sent (e.g. the input write failed). No result is
     /// emitted. Returns whether a turn with that id was tracked.
     pub fn remove_tracked_turn(&mut self, client_message_id: &str) -> bool {
-        if self
-            .active
-            .as_ref()
-            .is_some_and(|t| t.client_message_id == client_message_id)
-        {
-            self.active = None;
-            return true;
-        }
-        let mut removed = false;
-        let mut i = 0;
-        while let Some(turn) = self.queued.get(i) {
-            if turn.client_message_id == client_message_id {
-                self.queued.remove(i);
-                removed = true;
-            } else {
-                i += 1;
-            }
-        }
-        for carrier in self.active.iter_mut().chain(self.queued.iter_mut()) {
-            let before = carrier.batched.len();
-            carrier
-                .batched
-                .retain(|t| t.client_message_id != client_message_id);
-            removed |= carrier.batched.len() != before;
-        }
-        removed
+        self.turns.remove(client_message_id)
     }
 
     /// Marks the active turn abort-requested (its idle then ends it as `interrupted`).
     /// Returns whether a turn was active.
     pub fn request_abort(&mut self) -> bool {
-        match self.active.as_mut() {
+        match self.turns.active_mut() {
             Some(turn) => {
                 turn.abort_requested = true;
                 true
@@ -251,7 +224,7 @@ impl TurnCoordinator {
         if self.closed {
             return None;
         }
-        let turn = self.active.as_ref()?;
+        let turn = self.turns.active()?;
         let timeout = turn
             .timeout_at
             .filter(|_| !turn.terminal.is_authoritative());
@@ -284,22 +257,22 @@ impl TurnCoordinator {
 
     /// Whether a turn is active or queued.
     pub fn has_in_flight_turn(&self) -> bool {
-        self.active.is_some() || !self.queued.is_empty()
+        !self.turns.is_empty()
     }
 
     /// When the active turn became active.
     pub fn active_turn_started_at(&self) -> Option<u64> {
-        self.active.as_ref().map(|t| t.started_at)
+        self.turns.active().map(|t| t.started_at)
     }
 
     /// The active turn's `client_message_id`.
     pub fn active_client_message_id(&self) -> Option<&str> {
-        self.active.as_ref().map(|t| t.client_message_id.as_str())
+        self.turns.active().map(|t| t.client_message_id.as_str())
     }
 
     /// The active turn's caller-supplied otid, if any.
     pub fn active_otid(&self) -> Option<&str> {
-        self.active.as_ref().and_then(|t| t.otid.as_deref())
+        self.turns.active().and_then(|t| t.otid.as_deref())
     }
 
     /// Closed and drained: the stream has ended (`nextMessage` resolves `null`).
@@ -313,28 +286,27 @@ impl TurnCoordinator {
     }
 
     fn activate(&mut self, mut turn: Turn, now_ms: u64) {
-        self.echo_started(&mut turn);
+        echo::echo_started(&mut self.out, &mut turn);
         turn.started_at = now_ms;
         turn.timeout_at = self
             .config
             .request_timeout_ms
             .map(|ms| now_ms.saturating_add(ms));
-        self.active = Some(turn);
+        self.turns.start(turn);
         self.refresh_stall(now_ms);
     }
 
     /// Activates the next queued turn when none is active (protocol activity started it).
     fn activate_next_queued(&mut self, now_ms: u64) {
-        if self.active.is_none() && !self.queued.is_empty() {
-            let next = self.queued.remove(0);
+        if let Some(next) = self.turns.next_to_start() {
             self.activate(next, now_ms);
         }
     }
 
     /// A grace or stream-tail timer is running on the active turn.
     fn in_finishing_phase(&self) -> bool {
-        self.active
-            .as_ref()
+        self.turns
+            .active()
             .is_some_and(|t| t.terminal.deadline().is_some())
     }
 
@@ -366,8 +338,8 @@ impl TurnCoordinator {
     /// a turn completed.
     fn complete_pending(&mut self, now_ms: u64) -> bool {
         match self
-            .active
-            .as_mut()
+            .turns
+            .active_mut()
             .and_then(|turn| turn.terminal.take_outcome())
         {
             Some(outcome) => {
@@ -386,7 +358,7 @@ impl TurnCoordinator {
 
     /// Ends the active turn with `outcome`: settles its runs and queues the result.
     fn complete_active(&mut self, outcome: Outcome, now_ms: u64) {
-        let Some(turn) = self.active.take() else {
+        let Some(turn) = self.turns.take_active() else {
             return;
         };
         self.stall.reset();

@@ -8,6 +8,7 @@
 //! the order they were sent, with the same outcome, runs and text, and `result.batch` naming
 //! the turn that carried them.
 
+use super::echo::echo_started;
 use super::result::{build_result, ResultContext};
 use super::turn::{Outcome, Turn};
 use super::TurnCoordinator;
@@ -15,51 +16,13 @@ use crate::protocol::sdk_message::{SdkMessage, TurnBatch};
 
 impl TurnCoordinator {
     /// The server runs the inputs `client_message_ids` (in any order) as one turn: those of
-    /// ours in flight become one batch, carried by the earliest of them. Fewer than two of
-    /// ours: nothing to do.
+    /// ours in flight become one batch, carried by the earliest of them; inputs joining a
+    /// carrier that started already start now (their echoes go out). Fewer than two of ours:
+    /// nothing to do.
     pub(super) fn batch_together(&mut self, client_message_ids: &[&str], now_ms: u64) {
-        if client_message_ids.len() < 2 {
-            return;
-        }
-        let named = |turn: &Turn| client_message_ids.contains(&turn.client_message_id.as_str());
-        let active_named = self.active.as_ref().is_some_and(named);
-        let queued: Vec<usize> = (0..self.queued.len())
-            .filter(|&i| named(&self.queued[i]))
-            .collect();
-        // The carrier is the earliest named turn: the active one, else the first queued.
-        let followers = if active_named {
-            &queued[..]
-        } else {
-            queued.get(1..).unwrap_or(&[])
-        };
-        if followers.is_empty() {
-            return;
-        }
-        let mut joining = Vec::with_capacity(followers.len());
-        for &i in followers.iter().rev() {
-            joining.push(self.queued.remove(i));
-        }
-        joining.reverse();
-        if active_named {
-            // The carrier started already: the inputs joining it start now.
-            for turn in &mut joining {
-                self.echo_started(turn);
-            }
-        }
-        let carrier = if active_named {
-            self.active.as_mut()
-        } else {
-            self.queued.get_mut(queued[0])
-        };
-        let Some(carrier) = carrier else {
-            return;
-        };
-        for mut turn in joining {
-            turn.started_at = now_ms;
-            let nested = std::mem::take(&mut turn.batched);
-            carrier.batched.push(turn);
-            carrier.batched.extend(nested);
-        }
+        let out = &mut self.out;
+        self.turns
+            .batch_together(client_message_ids, now_ms, |turn| echo_started(out, turn));
     }
 
     /// The ended carrier's batch label (index 0), when it carried others.

@@ -15,20 +15,9 @@
 //! server answers by pumping through the socket that asked), a few times, with backoff; the
 //! input itself is never sent twice.
 
-use super::turn::Turn;
+use super::in_flight::Key;
 use super::TurnCoordinator;
 use crate::protocol::frames::{FrameBody, LoopStatusFrame, ParsedFrame, QueueUpdateFrame};
-
-/// Which of our in-flight turns a frame names.
-#[derive(Clone, Copy)]
-enum Key<'a> {
-    /// By `client_message_id`.
-    Message(&'a str),
-    /// By the `request_id` of its `input`.
-    Request(&'a str),
-    /// The oldest the server has not acknowledged.
-    Unacknowledged,
-}
 
 /// How long after a turn that paused for an approval the server may still pump its queue
 /// through our socket: closing 3 s after such a turn's `result` was measured to avoid the
@@ -70,37 +59,9 @@ impl TurnCoordinator {
     /// Remembers the `request_id` of the `input` that sent turn `client_message_id`, so its
     /// `input_accepted` is matched exactly.
     pub fn note_input_request(&mut self, client_message_id: &str, request_id: &str) {
-        if let Some(turn) = self.find_turn(Key::Message(client_message_id)) {
+        if let Some(turn) = self.turns.find_mut(Key::Message(client_message_id)) {
             turn.input_request_id = Some(request_id.to_owned());
         }
-    }
-
-    /// Our in-flight turn `slot` (0: the active one, then the queued ones in order).
-    fn turn_at(&mut self, slot: usize) -> Option<&mut Turn> {
-        match slot {
-            0 => self.active.as_mut(),
-            _ => self.queued.get_mut(slot - 1),
-        }
-    }
-
-    /// The first of our in-flight turns (active first) that `key` names.
-    fn find_turn(&mut self, key: Key<'_>) -> Option<&mut Turn> {
-        let mut found = None;
-        for slot in 0..=self.queued.len() {
-            let Some(turn) = self.turn_at(slot) else {
-                continue;
-            };
-            let hit = match key {
-                Key::Message(id) => turn.client_message_id == id,
-                Key::Request(id) => turn.input_request_id.as_deref() == Some(id),
-                Key::Unacknowledged => !turn.acknowledged,
-            };
-            if hit {
-                found = Some(slot);
-                break;
-            }
-        }
-        self.turn_at(found?)
     }
 
     /// Whether the session must send `resume_queue` now (taken once per due time).
@@ -110,7 +71,9 @@ impl TurnCoordinator {
 
     /// Whether `client_message_id` is one of our in-flight turns.
     fn is_our_message(&mut self, client_message_id: &str) -> bool {
-        self.find_turn(Key::Message(client_message_id)).is_some()
+        self.turns
+            .find_mut(Key::Message(client_message_id))
+            .is_some()
     }
 
     /// `input_accepted`: matched by request id, else the oldest unacknowledged turn (the server
@@ -126,10 +89,11 @@ impl TurnCoordinator {
         if accepted != Some(true) {
             return;
         }
-        let by_request = request_id.is_some_and(|id| self.find_turn(Key::Request(id)).is_some());
+        let by_request =
+            request_id.is_some_and(|id| self.turns.find_mut(Key::Request(id)).is_some());
         let turn = match (by_request, request_id) {
-            (true, Some(id)) => self.find_turn(Key::Request(id)),
-            _ => self.find_turn(Key::Unacknowledged),
+            (true, Some(id)) => self.turns.find_mut(Key::Request(id)),
+            _ => self.turns.find_mut(Key::Unacknowledged),
         };
         let Some(turn) = turn else {
             return;
@@ -140,7 +104,7 @@ impl TurnCoordinator {
         }
         turn.server_queued = true;
         let id = turn.client_message_id.clone();
-        if let Some(active) = self.active.as_ref().filter(|t| t.client_message_id == id) {
+        if let Some(active) = self.turns.active().filter(|t| t.client_message_id == id) {
             self.runs.mark_running_foreign(active);
             self.refresh_stall(now_ms);
         }
@@ -163,7 +127,7 @@ impl TurnCoordinator {
             let Some(id) = removed.client_message_id.as_deref() else {
                 continue;
             };
-            if let Some(turn) = self.find_turn(Key::Message(id)) {
+            if let Some(turn) = self.turns.find_mut(Key::Message(id)) {
                 turn.server_queued = false;
             }
         }
@@ -179,17 +143,17 @@ impl TurnCoordinator {
                 let listed: Vec<&str> = ids.iter().map(|id| id.as_ref()).collect();
                 self.batch_together(&listed, now_ms);
             }
-            let active_id = self.active.as_ref().map(|t| t.client_message_id.as_str());
+            let active_id = self.turns.active().map(|t| t.client_message_id.as_str());
             if active_id.is_some_and(|id| ids.iter().any(|listed| listed == id)) {
                 self.runs.claim(run);
-                if let Some(turn) = self.active.as_mut() {
+                if let Some(turn) = self.turns.active_mut() {
                     turn.server_queued = false;
                     turn.evidence = true;
                     turn.add_run(run);
                 }
             } else if !ids.is_empty() && !ids.iter().any(|id| self.is_our_message(id)) {
                 self.runs.mark_foreign(run);
-                if let Some(turn) = self.active.as_mut() {
+                if let Some(turn) = self.turns.active_mut() {
                     turn.drop_run(run);
                 }
             }
@@ -212,7 +176,7 @@ impl TurnCoordinator {
     /// Arms the stall watch while the active turn waits in the server's queue on an idle
     /// server; disarms it otherwise (a new turn starts with a fresh budget).
     pub(super) fn refresh_stall(&mut self, now_ms: u64) {
-        let waiting = self.active.as_ref().is_some_and(|t| t.server_queued);
+        let waiting = self.turns.active().is_some_and(|t| t.server_queued);
         self.stall.refresh(waiting, self.runs.server_busy(), now_ms);
     }
 }

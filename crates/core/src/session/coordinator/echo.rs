@@ -5,8 +5,8 @@
 //! first row, so the chat's transcript shows it in conversation order. Inputs the server runs
 //! as one batch start with their carrier, in the order they were sent.
 
+use super::outbox::Outbox;
 use super::turn::Turn;
-use super::TurnCoordinator;
 use crate::protocol::sdk_message::{SdkMessage, UserEcho};
 
 /// The echo of `turn`'s input.
@@ -20,16 +20,14 @@ fn user_echo(turn: &Turn, text: String) -> SdkMessage {
     })
 }
 
-impl TurnCoordinator {
-    /// `turn` starts: its echo, and those of the inputs it carries, go out (once).
-    pub(super) fn echo_started(&mut self, turn: &mut Turn) {
-        if let Some(text) = turn.echo.take() {
-            self.out.push(user_echo(turn, text));
-        }
-        for carried in &mut turn.batched {
-            if let Some(text) = carried.echo.take() {
-                self.out.push(user_echo(carried, text));
-            }
+/// `turn` starts: its echo, and those of the inputs it carries, go out (once).
+pub(super) fn echo_started(out: &mut Outbox, turn: &mut Turn) {
+    if let Some(text) = turn.echo.take() {
+        out.push(user_echo(turn, text));
+    }
+    for carried in &mut turn.batched {
+        if let Some(text) = carried.echo.take() {
+            out.push(user_echo(carried, text));
         }
     }
 }

@@ -14,7 +14,7 @@ impl TurnCoordinator {
         if self.closed {
             return;
         }
-        while let Some(turn) = self.active.as_ref() {
+        while let Some(turn) = self.turns.active() {
             if turn.terminal.deadline().is_some_and(|d| d <= now_ms) {
                 self.settle_finishing_turn(now_ms);
                 continue;
@@ -51,7 +51,7 @@ impl TurnCoordinator {
             return;
         }
         let flushed = self.flush_pending_terminals(now_ms);
-        if self.active.is_some() {
+        if self.turns.active().is_some() {
             self.fail_active(ErrorCode::StreamClosed, detail, Some(true), now_ms);
         } else if !flushed {
             self.out
@@ -76,19 +76,18 @@ impl TurnCoordinator {
             return;
         }
         self.flush_pending_terminals(now_ms);
-        if self.active.as_ref().is_some_and(|turn| turn.acknowledged) {
+        if self.turns.active().is_some_and(|turn| turn.acknowledged) {
             let detail = transport_closed_detail(&self.config.label);
             self.fail_active(ErrorCode::StreamClosed, &detail, Some(true), now_ms);
         }
-        self.queued.retain(|turn| !turn.acknowledged);
+        self.turns.drop_acknowledged_queued();
         self.deferred.clear();
         self.activate_next_queued(now_ms);
     }
 
     fn finish_close(&mut self) {
         self.closed = true;
-        self.active = None;
-        self.queued.clear();
+        self.turns.clear();
         self.deferred.clear();
     }
 
@@ -117,7 +116,7 @@ impl TurnCoordinator {
         recoverable: Option<bool>,
         now_ms: u64,
     ) {
-        if self.active.is_none() {
+        if self.turns.active().is_none() {
             return;
         }
         self.out.push(error_message(

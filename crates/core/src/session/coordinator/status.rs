@@ -18,7 +18,7 @@ impl TurnCoordinator {
         if self.in_finishing_phase() {
             // Only statuses whose runs all belong to the finishing turn are processed now;
             // others (including idle statuses with no runs) wait for its result.
-            let all_ours = self.active.as_ref().is_some_and(|turn| {
+            let all_ours = self.turns.active().is_some_and(|turn| {
                 !status.active_run_ids.is_empty()
                     && status.active_run_ids.iter().all(|run| turn.has_run(run))
             });
@@ -30,7 +30,7 @@ impl TurnCoordinator {
         self.out.push(status.to_message());
         self.note_loop_status(status, now_ms);
 
-        let Some(turn) = self.active.as_mut() else {
+        let Some(turn) = self.turns.active_mut() else {
             return;
         };
         for run in &status.active_run_ids {
@@ -57,7 +57,7 @@ impl TurnCoordinator {
 
     fn on_idle(&mut self, status: &LoopStatusFrame<'_>, now_ms: u64) {
         let server_sends_turn_finished = self.runs.sends_turn_finished();
-        let Some(turn) = self.active.as_mut() else {
+        let Some(turn) = self.turns.active_mut() else {
             return;
         };
         if turn.terminal.is_authoritative() {
@@ -111,14 +111,14 @@ impl TurnCoordinator {
             self.foreign_run_finished(run, now_ms);
             return;
         }
-        if self.in_finishing_phase() && !self.active.as_ref().is_some_and(|t| t.has_run(run)) {
+        if self.in_finishing_phase() && !self.turns.active().is_some_and(|t| t.has_run(run)) {
             self.defer(frame);
             return;
         }
         self.runs.note_sends_turn_finished();
         self.activate_next_queued(now_ms);
         let auto_approvals = self.config.auto_handles_tool_approvals;
-        let Some(turn) = self.active.as_mut() else {
+        let Some(turn) = self.turns.active_mut() else {
             self.emit_orphan_result(frame, finished, run);
             return;
         };

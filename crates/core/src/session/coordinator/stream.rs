@@ -53,14 +53,14 @@ impl TurnCoordinator {
         }
         // While our input waits in the server's queue, a run that streams is another's
         // (dropped), and a run-less delta is shown but not ours.
-        let ours = self.active.as_ref().is_none_or(|t| t.may_own(run_id));
+        let ours = self.turns.active().is_none_or(|t| t.may_own(run_id));
         if !ours {
             if let Some(run) = run_id {
                 self.runs.mark_foreign(run);
                 return;
             }
         }
-        if let Some(turn) = self.active.as_mut().filter(|_| ours) {
+        if let Some(turn) = self.turns.active_mut().filter(|_| ours) {
             if is_evidence(message_type, run_id.is_some()) {
                 turn.evidence = true;
                 if let Some(run) = run_id {
@@ -73,7 +73,7 @@ impl TurnCoordinator {
         let mut error_outcome = None;
         match &message {
             Some(SdkMessage::Assistant(text)) => {
-                if let Some(turn) = self.active.as_mut().filter(|_| ours) {
+                if let Some(turn) = self.turns.active_mut().filter(|_| ours) {
                     turn.assistant_text.push_str(&text.content);
                 }
             }
@@ -94,8 +94,8 @@ impl TurnCoordinator {
         } else if let Some(outcome) = error_outcome {
             // An error fails the turn unless `turn_finished` already decided it.
             if self
-                .active
-                .as_ref()
+                .turns
+                .active()
                 .is_some_and(|t| !t.terminal.is_authoritative())
             {
                 self.complete_active(outcome, now_ms);
@@ -106,7 +106,7 @@ impl TurnCoordinator {
     /// During a grace: a delta belongs to the finishing turn when its run is one of the turn's,
     /// or it has no run and the stream has not moved on to another run.
     fn belongs_to_finishing_turn(&self, run_id: Option<&str>) -> bool {
-        match (run_id, self.active.as_ref()) {
+        match (run_id, self.turns.active()) {
             (Some(run), Some(turn)) => turn.has_run(run),
             (None, Some(_)) => self.deferred.stream_on_finishing_turn(),
             (_, None) => false,
@@ -117,7 +117,7 @@ impl TurnCoordinator {
     /// `requires_approval` only marks the turn; during a stream-tail wait it switches to the
     /// usage grace (or settles at once if that run's usage already arrived).
     fn on_stream_stop(&mut self, stop_reason: Option<&str>, run_id: Option<&str>, now_ms: u64) {
-        let Some(turn) = self.active.as_mut() else {
+        let Some(turn) = self.turns.active_mut() else {
             return;
         };
         if stop_reason == Some("requires_approval") {
@@ -146,7 +146,7 @@ impl TurnCoordinator {
 
     /// `usage_statistics` attributed to the active turn: remembered, and settles a running grace.
     fn on_usage(&mut self, run_id: Option<&str>, now_ms: u64) {
-        let Some(turn) = self.active.as_mut() else {
+        let Some(turn) = self.turns.active_mut() else {
             return;
         };
         match run_id {
