@@ -10,7 +10,7 @@
 // same received frames. Prints µs per received frame (median of the runs) and the ratio; then
 // the same for sessions of several turns (BENCH_SESSION_TURNS, 5), whose set-up (the standby
 // socket's included) is paid once per session. With LETTA_REF_CLIENT (the reference SDK's
-// `/client` entry, e.g. ../shared/reference/ref-client.mjs; optional), the reference's session on
+// `/client` entry: the ref-client.mjs of the reference build; optional), the reference's session on
 // the same replay is measured in the same rounds, and the ratios reference / ours printed.
 //
 //   node bench/turn.mjs [capture.jsonl]
