@@ -59,7 +59,10 @@ export type InitInput =
   | WasmModule
   | Promise<Response | ArrayBuffer | ArrayBufferView | WasmModule>;
 
-/** `init({ cloud: true })`: load the Cloud build (the same module plus `backend: "cloud"`). */
+/**
+ * `init({ cloud: true })`: an alias of `init()`, kept for earlier code (browsers load the Cloud
+ * build on the first Cloud call either way).
+ */
 export interface CloudInitInput {
   cloud: true;
   /** Where (or what) the Cloud build's `.wasm` is (default: `wasm/web-cloud/` in the package). */
@@ -69,16 +72,16 @@ export interface CloudInitInput {
 /**
  * Instantiates the WebAssembly module. Browsers and bundlers: `await init()` once before
  * anything else (it fetches the `.wasm` next to the package unless `input` says otherwise;
- * memoized; a failed attempt can be retried); `await init({ cloud: true })` instead for
- * `backend: "cloud"` (a larger build that app-server-only pages never fetch). Node and React
- * Native: instantiated on import, Cloud included; a no-op.
+ * memoized; a failed attempt can be retried). `backend: "cloud"` needs nothing more: the
+ * first Cloud call fetches the Cloud build (a larger module that app-server-only pages never
+ * fetch). Node and React Native: instantiated on import, Cloud included; a no-op.
  */
 export declare function init(input?: InitInput | CloudInitInput): Promise<void>;
 
 /**
  * The portable Letta Agent SDK client. `backend: "remote"` talks to a Letta Code app server over
- * WebSocket; `backend: "cloud"` to Letta Cloud (REST and its status sockets; browsers load that
- * build with `init({ cloud: true })`). A missing or `"local"` backend throws
+ * WebSocket; `backend: "cloud"` to Letta Cloud (REST and its status sockets; browsers fetch that
+ * build on the first Cloud call, and check the options before, synchronously). A missing or `"local"` backend throws
  * `LettaInvalidArgumentError`. After `close()` every method throws `LettaAgentClient is closed`.
  */
 export declare class LettaAgentClient {

@@ -5,8 +5,9 @@
 // (remote.js) answers with app-server management commands, the Cloud backend (cloud.js) over REST.
 
 import { clientConfig, clientOptionsObject, cloudClientOptions, queryTarget } from "./options.js";
-import { cloudWasm, wasm } from "./runtime.js";
-import { closedError, ConversationForkHydrationError, invalidArgument, LettaNotInitializedError, LettaUnsupportedError } from "./errors.js";
+import { wasm } from "./runtime.js";
+import { closedError, ConversationForkHydrationError, invalidArgument, LettaUnsupportedError } from "./errors.js";
+import { CloudBackend } from "./cloud.js";
 import { LettaCodeSession } from "./session.js";
 import { RemoteBackend } from "./remote.js";
 import { asyncDisposeSymbol, isNonEmptyString } from "./values.js";
@@ -73,11 +74,7 @@ export class LettaAgentClient {
     if (rest.backend === "cloud") {
       // `headers` go with every Cloud REST call (and may carry the key as a bearer token).
       const plain = JSON.parse(JSON.stringify({ ...rest, headers }));
-      const bindings = cloudWasm();
-      if (bindings === null) {
-        throw new LettaNotInitializedError('backend: "cloud" needs `await init({ cloud: true })`.');
-      }
-      const cloud = new bindings.CloudBackend(bindings.CloudClient, cloudClientOptions(plain), globalThis.process?.env, _fetch);
+      const cloud = new CloudBackend(cloudClientOptions(plain), globalThis.process?.env, _fetch);
       this.#cloud = cloud;
       this.#backend = cloud;
       /** @type {"remote" | "cloud"} */

@@ -6,12 +6,17 @@
 // (agent-client.js): they call this backend's `listAgents(query)`, … as they call the remote
 // one's (remote.js), with the wire-named queries and bodies, and get the same shapes back.
 // Arguments cross into Rust as JSON text and results come back as JSON text, each parsed once.
+//
+// In a browser the `CloudClient` class is in the Cloud build, which the first Cloud call loads
+// (lib/runtime.js): until then the options are checked by the small build's
+// `checkCloudOptions`, the same Rust code the `CloudClient` constructor runs, so wrong options
+// still throw synchronously.
 
 import { LettaInvalidArgumentError } from "./errors.js";
+import { cloudWasm, loadCloudWasm, wasm } from "./runtime.js";
 import { isNonEmptyString } from "./values.js";
 
 const text = JSON.stringify;
-const parsed = async (json) => JSON.parse(await json);
 
 /** `{type: "repository", repositoryId}` ids and other ids the facades check before a call. */
 function required(value, what) {
@@ -23,63 +28,117 @@ function required(value, what) {
 
 /** The Cloud backend of one client. */
 export class CloudBackend {
+  /** The checked client options, as JSON text. */
+  #options;
+  /** `LETTA_API_KEY` and `LETTA_CLOUD_API_KEY` of the environment (Node), the key's fallback. */
+  #keys;
+  #fetch;
+  /** The Rust `CloudClient`, made once the Cloud build is there. @type {any} */
+  #client = null;
+
   /**
    * `options`: the JSON view of the client options that `lib/options.js` checked (`fetch` and
    * the WebSocket constructor left out); `env`: the `LETTA_API_KEY` / `LETTA_CLOUD_API_KEY`
    * fallbacks (Node); `fetch`: the `fetch` option. Throws the typed validation errors of the
    * Cloud options.
    */
-  constructor(CloudClient, options, env, fetch) {
-    this.client = new CloudClient(text(options), env?.LETTA_API_KEY, env?.LETTA_CLOUD_API_KEY, fetch);
+  constructor(options, env, fetch) {
+    this.#options = text(options);
+    this.#keys = [env?.LETTA_API_KEY, env?.LETTA_CLOUD_API_KEY];
+    this.#fetch = fetch;
+    const bindings = cloudWasm();
+    if (bindings !== null) {
+      this.#client = this.#newClient(bindings);
+    } else {
+      wasm().checkCloudOptions(this.#options, ...this.#keys);
+      // The download starts now; a failure is reported (and retried) by the first call.
+      loadCloudWasm().catch(() => {});
+    }
     this.repositories = this.#repositories();
     this.computers = this.#computers();
     this.agentRepositories = this.#agentRepositories();
   }
 
+  #newClient(bindings) {
+    return new bindings.CloudClient(this.#options, ...this.#keys, this.#fetch);
+  }
+
+  /** The Rust `CloudClient`, loading the Cloud build first where it is separate. */
+  async client() {
+    if (this.#client === null) {
+      const bindings = await loadCloudWasm();
+      this.#client ??= this.#newClient(bindings);
+    }
+    return this.#client;
+  }
+
+  /**
+   * A session driver for `config` (JSON, as lib/session.js builds it), or `null` while the
+   * Cloud build is not loaded: the session's options are then checked now, as
+   * `createSessionDriver` checks them, and its start makes the driver.
+   */
+  sessionDriver(config, nonce, WebSocket, events) {
+    if (this.#client === null) {
+      wasm().checkCloudOptions(this.#options, ...this.#keys, config);
+      return null;
+    }
+    return this.#client.createSessionDriver(config, nonce, WebSocket, events);
+  }
+
+  /** `call` on the `CloudClient`: its result. */
+  async #run(call) {
+    return call(await this.client());
+  }
+
+  /** `call` on the `CloudClient`: its JSON text result, parsed. */
+  async #parsed(call) {
+    return JSON.parse(await this.#run(call));
+  }
+
   listAgents(query) {
-    return parsed(this.client.agentsList(text(query)));
+    return this.#parsed((c) => c.agentsList(text(query)));
   }
 
   retrieveAgent(agentId) {
-    return parsed(this.client.agentsRetrieve(agentId));
+    return this.#parsed((c) => c.agentsRetrieve(agentId));
   }
 
   updateAgent(agentId, body) {
-    return parsed(this.client.agentsUpdate(agentId, text(body)));
+    return this.#parsed((c) => c.agentsUpdate(agentId, text(body)));
   }
 
   async deleteAgent(agentId) {
-    await this.client.agentsDelete(agentId);
+    await this.#run((c) => c.agentsDelete(agentId));
   }
 
   listConversations(query) {
-    return parsed(this.client.conversationsList(text(query)));
+    return this.#parsed((c) => c.conversationsList(text(query)));
   }
 
   retrieveConversation(conversationId) {
-    return parsed(this.client.conversationsRetrieve(conversationId));
+    return this.#parsed((c) => c.conversationsRetrieve(conversationId));
   }
 
   createConversation(body) {
-    return parsed(this.client.conversationsCreate(text(body)));
+    return this.#parsed((c) => c.conversationsCreate(text(body)));
   }
 
   updateConversation(conversationId, body) {
-    return parsed(this.client.conversationsUpdate(conversationId, text(body)));
+    return this.#parsed((c) => c.conversationsUpdate(conversationId, text(body)));
   }
 
   /** The fork's id (`body`: `{message_id?, hidden?}`). */
   forkConversation(conversationId, body) {
-    return this.client.conversationsFork(conversationId, body.message_id, body.hidden);
+    return this.#run((c) => c.conversationsFork(conversationId, body.message_id, body.hidden));
   }
 
   /** The page's messages (`query`: `{before?, after?, order?, limit?}`). */
   async listMessages(conversationId, query) {
-    return (await parsed(this.client.conversationsListMessages(conversationId, text(query)))).messages;
+    return (await this.#parsed((c) => c.conversationsListMessages(conversationId, text(query)))).messages;
   }
 
   listModels() {
-    return parsed(this.client.modelsList());
+    return this.#parsed((c) => c.modelsList());
   }
 
   /** Nothing to release: each call is its own request. */
@@ -96,7 +155,7 @@ export class CloudBackend {
         assertOpen();
         // The request and answer checks are a chunk of their own, fetched on first use.
         const { evaluateDecision } = await import("./decisions.js");
-        return evaluateDecision(this.client, params, options);
+        return evaluateDecision(await this.client(), params, options);
       },
     };
     return {
@@ -109,57 +168,54 @@ export class CloudBackend {
 
   /** `createAgent(options)`: the new agent's id. */
   createAgent(options) {
-    return this.client.createAgent(text(options ?? {}));
+    return this.#run((c) => c.createAgent(text(options ?? {})));
   }
 
   /** @returns {import("../backends.js").RepositoriesClient} */
   #repositories() {
-    const c = this.client;
     const id = (repositoryId) => required(repositoryId, "repository id");
     return {
-      create: async (params) => parsed(c.repositoriesCreate(required(params?.name, "repository name"))),
-      list: async ({ limit, offset } = {}) => parsed(c.repositoriesList(limit, offset)),
-      get: async (repositoryId) => parsed(c.repositoriesGet(id(repositoryId))),
+      create: async (params) => this.#parsed((c) => c.repositoriesCreate(required(params?.name, "repository name"))),
+      list: async ({ limit, offset } = {}) => this.#parsed((c) => c.repositoriesList(limit, offset)),
+      get: async (repositoryId) => this.#parsed((c) => c.repositoriesGet(id(repositoryId))),
       delete: async (repositoryId) => {
-        await c.repositoriesDelete(id(repositoryId));
+        await this.#run((c) => c.repositoriesDelete(id(repositoryId)));
       },
       files: {
-        list: async (repositoryId, options = {}) => parsed(c.repositoryFilesList(id(repositoryId), text(options ?? {}))),
+        list: async (repositoryId, options = {}) => this.#parsed((c) => c.repositoryFilesList(id(repositoryId), text(options ?? {}))),
         create: async (repositoryId, params) =>
-          parsed(c.repositoryFilesCreate(id(repositoryId), required(params?.path, "file path"), params?.content ?? "")),
+          this.#parsed((c) => c.repositoryFilesCreate(id(repositoryId), required(params?.path, "file path"), params?.content ?? "")),
         read: async (repositoryId, params) =>
-          parsed(c.repositoryFilesRead(id(repositoryId), required(params?.path, "file path"), params?.ref)),
-        update: async (repositoryId, options) => parsed(c.repositoryFilesUpdate(id(repositoryId), text(options ?? {}))),
+          this.#parsed((c) => c.repositoryFilesRead(id(repositoryId), required(params?.path, "file path"), params?.ref)),
+        update: async (repositoryId, options) => this.#parsed((c) => c.repositoryFilesUpdate(id(repositoryId), text(options ?? {}))),
         // `{success, commitSha}`.
         delete: async (repositoryId, params) =>
-          parsed(c.repositoryFilesDelete(id(repositoryId), required(params?.path, "file path"))),
+          this.#parsed((c) => c.repositoryFilesDelete(id(repositoryId), required(params?.path, "file path"))),
       },
       versions: {
-        list: async (repositoryId, { path, limit } = {}) => parsed(c.repositoryVersionsList(id(repositoryId), path, limit)),
+        list: async (repositoryId, { path, limit } = {}) => this.#parsed((c) => c.repositoryVersionsList(id(repositoryId), path, limit)),
         get: async (repositoryId, sha, params) =>
-          parsed(c.repositoryVersionsGet(id(repositoryId), required(sha, "version sha"), params?.path)),
+          this.#parsed((c) => c.repositoryVersionsGet(id(repositoryId), required(sha, "version sha"), params?.path)),
       },
     };
   }
 
   /** @returns {import("../backends.js").ComputersClient} */
   #computers() {
-    const c = this.client;
     return {
-      list: async (options = {}) => parsed(c.computersList(text(options ?? {}))),
-      get: async (deviceId) => parsed(c.computersGet(required(deviceId, "device id"))),
-      resolve: async (selector) => parsed(c.computersResolve(text(selector) ?? "null")),
+      list: async (options = {}) => this.#parsed((c) => c.computersList(text(options ?? {}))),
+      get: async (deviceId) => this.#parsed((c) => c.computersGet(required(deviceId, "device id"))),
+      resolve: async (selector) => this.#parsed((c) => c.computersResolve(text(selector) ?? "null")),
     };
   }
 
   /** @returns {import("../management.js").AgentRepositoriesClient} */
   #agentRepositories() {
-    const c = this.client;
     const agent = (agentId) => required(agentId, "agent id");
     return {
-      list: async (agentId) => parsed(c.agentRepositoriesList(agent(agentId))),
+      list: async (agentId) => this.#parsed((c) => c.agentRepositoriesList(agent(agentId))),
       attach: async (agentId, repositoryId, options = {}) =>
-        parsed(
+        this.#parsed((c) =>
           c.agentRepositoriesAttach(
             agent(agentId),
             required(repositoryId, "repository id"),
@@ -168,7 +224,7 @@ export class CloudBackend {
           ),
         ),
       detach: async (agentId, repositoryId, options = {}) => {
-        await c.agentRepositoriesDetach(agent(agentId), required(repositoryId, "repository id"), options?.recompile !== false);
+        await this.#run((c) => c.agentRepositoriesDetach(agent(agentId), required(repositoryId, "repository id"), options?.recompile !== false));
       },
     };
   }

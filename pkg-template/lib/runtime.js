@@ -2,10 +2,11 @@
 // instantiates its own build and installs its glue module here, so the wrapper code in lib/
 // is shared by every platform. A call made before that fails with a clear, typed error.
 //
-// The Cloud backend's classes (`CloudClient`) are in the Node and React Native builds, and in
-// a second browser build (`wasm/web-cloud`, the crate's `cloud` feature) that browsers fetch only
-// when an app calls `init({ cloud: true })`: the browser `/client` build stays within its size
-// ceiling. `cloudWasm()` has them once loaded.
+// The Cloud backend's classes (`CloudClient`) are in the Node and React Native builds. Browsers
+// load a small build without them, and the Cloud build (`wasm/web-cloud`, the crate's `cloud`
+// feature) on the first Cloud call (`loadCloudWasm()`, through the loader that browser/load.js
+// sets): pages that only talk to an app server never fetch it, and `/client` stays within its
+// size ceiling (bench/RESULTS.md, issue 40).
 
 import { errorFromRust, LettaNotInitializedError } from "./errors.js";
 
@@ -13,8 +14,12 @@ import { errorFromRust, LettaNotInitializedError } from "./errors.js";
 let glue = null;
 /** @type {WebAssembly.Memory | null} */
 let memory = null;
-/** @type {any} */
+/** The bindings that have the Cloud classes, once there. @type {any} */
 let cloudGlue = null;
+/** Browsers: loads the Cloud build and resolves with its bindings. @type {(() => Promise<any>) | null} */
+let cloudLoader = null;
+/** The Cloud build's load in progress. @type {Promise<any> | null} */
+let cloudLoading = null;
 
 /** Called by each platform loader once its module is instantiated (`exports`: the instance's). */
 export function install(bindings, exports) {
@@ -25,9 +30,37 @@ export function install(bindings, exports) {
   if (bindings.CloudClient) cloudGlue = bindings;
 }
 
-/** The bindings with the Cloud classes (`CloudClient`, `CloudBackend`), or `null` if not loaded. */
+/** Browsers: how the Cloud build is loaded when the installed build has no Cloud classes. */
+export function setCloudLoader(load) {
+  cloudLoader = load;
+}
+
+/** The bindings with the Cloud classes (`CloudClient`), or `null` while they are not loaded. */
 export function cloudWasm() {
   return cloudGlue;
+}
+
+/**
+ * The bindings with the Cloud classes, loading the Cloud build first where it is separate
+ * (browsers). Concurrent callers share one load; a failed load can be retried.
+ */
+export function loadCloudWasm() {
+  if (cloudGlue !== null) return Promise.resolve(cloudGlue);
+  if (cloudLoader === null) {
+    return Promise.reject(new LettaNotInitializedError('This build of letta-agent-wasm has no backend: "cloud".'));
+  }
+  cloudLoading ??= cloudLoader().then(
+    (bindings) => {
+      bindings.setErrorFactory(errorFromRust);
+      cloudGlue = bindings;
+      return bindings;
+    },
+    (error) => {
+      cloudLoading = null;
+      throw error;
+    },
+  );
+  return cloudLoading;
 }
 
 /** Bytes of linear memory the module holds now (for memory regression tests). */

@@ -31,6 +31,7 @@ export class LettaCodeSession {
   #connection;
   #config;
   #options;
+  /** The Rust SessionDriver; `null` until the start for a Cloud session made before the Cloud build loaded. @type {any} */
   #driver;
   /** @type {Promise<Info> | null} */ #initializing = null;
   /** A Cloud reopen after an idle drop, shared by concurrent callers. @type {Promise<void> | null} */
@@ -78,8 +79,9 @@ export class LettaCodeSession {
     const { nonce, WebSocket, cloud } = this.#connection;
     const events = (...event) => this.#onEvent(event);
     const driver = cloud
-      ? cloud.client.createSessionDriver(JSON.stringify(this.#config), nonce, WebSocket, events)
+      ? cloud.sessionDriver(JSON.stringify(this.#config), nonce, WebSocket, events)
       : newDriver(this.#config, nonce, WebSocket, events);
+    if (driver === null) return null;
     if (this.#deviceListeners.size > 0) driver.setDeviceStatusListening(true);
     if (this.#feeding) driver.feedTranscript();
     return driver;
@@ -104,7 +106,7 @@ export class LettaCodeSession {
       extras.closed = extras.mcp?.close();
       throw wasm().SessionDriver.closedError();
     }
-    this.#driver.release();
+    this.#driver?.release();
     this.#driver = this.#newDriver();
   }
 
@@ -158,7 +160,7 @@ export class LettaCodeSession {
     }
     if (this.#info !== null) return Promise.resolve(this.#info);
     if (this.#initializing === null) {
-      this.#initializing = (this.#extras ? this.#prepare() : Promise.resolve()).then(
+      this.#initializing = this.#beforeStart().then(
         () => this.#connect(),
         (error) => {
           this.#initializing = null;
@@ -167,6 +169,17 @@ export class LettaCodeSession {
       );
     }
     return this.#initializing;
+  }
+
+  /** Before a start: the Cloud build (and then the driver) if not loaded yet, and the modules of `outputFormat` / `mcpServers`. */
+  async #beforeStart() {
+    const { cloud } = this.#connection;
+    if (this.#driver === null && cloud) {
+      await cloud.client();
+      if (this.#closed) throw wasm().SessionDriver.closedError();
+      this.#driver ??= this.#newDriver();
+    }
+    if (this.#extras) await this.#prepare();
   }
 
   #connect() {
@@ -320,10 +333,10 @@ export class LettaCodeSession {
     if (typeof listener !== "function") throw invalidArgument("Invalid device status listener. Expected a function.");
     const driver = this.#live();
     this.#deviceListeners.add(listener);
-    driver.setDeviceStatusListening(true);
+    driver?.setDeviceStatusListening(true);
     return () => {
       this.#deviceListeners.delete(listener);
-      if (this.#deviceListeners.size === 0 && !this.#closed) this.#driver.setDeviceStatusListening(false);
+      if (this.#deviceListeners.size === 0 && !this.#closed) this.#driver?.setDeviceStatusListening(false);
     };
   }
 
@@ -355,13 +368,13 @@ export class LettaCodeSession {
    */
   [chatLink]() {
     this.#feeding = true;
-    this.#live().feedTranscript();
+    this.#live()?.feedTranscript();
     return {
       next: () => this.#live().nextMessages(),
       poll: () => (this.#closed ? undefined : this.#driver.pollMessages()),
       patch: () => this.#driver.transcriptPatch(),
       rebase: (page, order, fresh) => this.#driver.rebaseTranscript(JSON.stringify(page), order, fresh),
-      busy: () => !this.#closed && this.#driver.hasInFlightTurn(),
+      busy: () => !this.#closed && Boolean(this.#driver?.hasInFlightTurn()),
     };
   }
 
@@ -427,6 +440,7 @@ export class LettaCodeSession {
     // MCP servers: child processes end and HTTP sessions are terminated (in the background).
     if (this.#extras) this.#extras.closed = this.#extras.mcp?.close();
     const driver = this.#driver;
+    if (driver === null) return;
     driver.close();
     // Release the WebAssembly memory once the close has settled every pending call.
     queueMicrotask(() => driver.release());

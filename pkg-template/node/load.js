@@ -8,7 +8,6 @@
 import { readFileSync } from "node:fs";
 import * as glue from "../wasm/node/letta_agent_wasm.js";
 import { install, isReady } from "../lib/runtime.js";
-import { CloudBackend } from "../lib/cloud.js";
 
 /** Instantiates `module` (bytes or a compiled module) and installs the bindings. */
 function instantiate(module) {
@@ -16,7 +15,7 @@ function instantiate(module) {
   // The stdio MCP transport (child processes) is Node's alone: its import is here, where
   // browser and React Native bundlers never look (lib/mcp.js).
   const loadStdioTransport = () => import("@modelcontextprotocol/sdk/client/stdio.js");
-  install({ ...glue, CloudBackend, loadStdioTransport }, exports);
+  install({ ...glue, loadStdioTransport }, exports);
 }
 
 /** The package's own `.wasm`, or `undefined` where a bundler moved it. */

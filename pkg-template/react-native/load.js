@@ -6,6 +6,5 @@
 // package README).
 import * as glue from "../wasm/rn/letta_agent_wasm.js";
 import { install, isReady } from "../lib/runtime.js";
-import { CloudBackend } from "../lib/cloud.js";
 
-if (!isReady()) install({ ...glue, CloudBackend });
+if (!isReady()) install(glue);

@@ -92,13 +92,7 @@ impl CloudClient {
             letta_api_key,
             letta_cloud_api_key,
         };
-        let options = parsed(options_json, "client options").and_then(|o| {
-            o.into_object()
-                .ok_or_else(|| CloudError::invalid("Invalid client options."))
-        });
-        let config = options
-            .and_then(|o| CloudConfig::from_options(&o, &env))
-            .map_err(|e| cloud_error(&e))?;
+        let config = CloudConfig::from_json(options_json, &env).map_err(|e| cloud_error(&e))?;
         let fetch = Fetch::new(fetch.filter(|f| f.is_function())).map_err(|e| cloud_error(&e))?;
         Ok(CloudClient {
             context: Rc::new(CloudContext { config, fetch }),

@@ -55,7 +55,6 @@ pub fn closed_error(message: &str) -> JsValue {
 
 /// A Cloud error as JS sees it: its class, with `status` (HTTP errors) or `sandboxId` and
 /// `conversationId` (`CloudManagedSandboxExpiredError`) when set.
-#[cfg(feature = "cloud")]
 pub fn cloud_error(error: &crate::cloud::CloudError) -> JsValue {
     let fields = Object::new();
     if let Some(status) = error.status {

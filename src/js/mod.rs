@@ -4,6 +4,7 @@
 
 #[cfg(feature = "cloud")]
 pub mod cloud;
+mod cloud_check;
 #[cfg(feature = "cloud")]
 mod cloud_repositories;
 #[cfg(feature = "cloud")]

@@ -1,5 +1,5 @@
-//! The start and lifecycle of one Cloud session (spec §4.3–§4.6, §3.11): the
-//! runtime resolved over REST (`cloud::start::RuntimeResolver`, or the agent-free
+//! The start and lifecycle of one Cloud session (spec §4.3–§4.6, §3.11), as its checked
+//! plan (`cloud::session_plan`) says: the runtime resolved over REST (`cloud::start::RuntimeResolver`, or the agent-free
 //! conversation), then the connection — an explicit computer (`cloud::selector`) or a managed
 //! sandbox (`cloud::sandbox::SandboxLifecycle`, run by [`SandboxRunner`]) — then the status sockets
 //! ([`StatusLink`]) handed to the session driver, which starts the session on it. Up to
@@ -18,15 +18,13 @@ use crate::cloud::config::CloudConfig;
 use crate::cloud::error::{CloudError, CloudResult};
 use crate::cloud::files;
 use crate::cloud::http::{HttpRequest, RequestBuilder};
-use crate::cloud::rest::{self, EphemeralConversationBody};
+use crate::cloud::rest;
 use crate::cloud::sandbox::{Reply, SandboxLifecycle};
 use crate::cloud::selector::{self, ComputerSelector, Resolution};
-use crate::cloud::start::{
-    self, Conversation, RepositoryResource, Resolved, RuntimeResolver, Step,
-};
+use crate::cloud::session_plan::{ConversationPlan, SessionPlan};
+use crate::cloud::start::{self, Resolved, RuntimeResolver, Step};
 use crate::cloud::status_sockets::{self, OpenFailure, OPEN_ATTEMPTS};
-use crate::cloud::target::{session_target, SessionTarget};
-use crate::json::{Object, Value};
+use crate::cloud::target::SessionTarget;
 use crate::protocol::Runtime;
 use js_sys::Function;
 use std::cell::RefCell;
@@ -39,22 +37,6 @@ extern "C" {
     fn warn(line: &str);
 }
 
-/// Which conversation the session runs in, as the wrapper's session target says.
-#[derive(Debug, Clone)]
-enum Plan {
-    /// `createSession` / `resumeSession(agentId)`: through the [`RuntimeResolver`].
-    Agent {
-        agent_id: String,
-        conversation: Conversation,
-    },
-    /// `resumeSession(conversationId)`: its agent is read first.
-    Conversation(String),
-    /// `query()` resuming an agent-free conversation.
-    AgentFreeExisting(String),
-    /// `query()` creating one (`POST /v1/conversations/ephemeral`).
-    AgentFreeNew(EphemeralConversationBody),
-}
-
 /// Where the session's connection comes from, once resolved.
 enum Placement {
     Computer(ComputerSelector),
@@ -65,17 +47,11 @@ enum Placement {
 pub struct CloudConnector {
     config: CloudConfig,
     fetch: Fetch,
-    plan: Plan,
-    resources: Vec<RepositoryResource>,
-    target: SessionTarget,
+    plan: SessionPlan,
     resolved: RefCell<Option<Resolved>>,
     placement: RefCell<Option<Rc<Placement>>>,
     /// Set by [`CloudConnector::close`]: a start still running stops and undoes what it made.
     closed: std::cell::Cell<bool>,
-}
-
-fn text(value: &Object<'_>, key: &str) -> Option<String> {
-    value.get(key).as_str().map(str::to_owned)
 }
 
 fn reply(response: &CloudResult<Response>) -> Reply<'_> {
@@ -86,60 +62,14 @@ fn reply(response: &CloudResult<Response>) -> Reply<'_> {
 }
 
 impl CloudConnector {
-    /// Reads the wrapper's session config (`{target, cloud: {action, computer?, environment?,
-    /// sandbox?, resources?}}`, JSON) and decides the target; validation errors are typed.
+    /// The connector of the session `session` describes (the wrapper's config, JSON; read by
+    /// [`SessionPlan::parse`], whose validation errors are typed).
     pub fn new(config: CloudConfig, fetch: Fetch, session: &str) -> CloudResult<CloudConnector> {
-        let invalid = || CloudError::invalid("Invalid session configuration.");
-        let session = Object::parse(session).ok_or_else(invalid)?;
-        let target = session.object("target").ok_or_else(invalid)?;
-        let cloud = session.get("cloud");
-        let no_options = Object::new();
-        let cloud_options = cloud.as_object().unwrap_or(&no_options);
-        let action = text(cloud_options, "action").unwrap_or_else(|| "createSession".to_owned());
-        let agent = || text(target, "agentId").ok_or_else(invalid);
-        let plan = match target.get("kind").as_str() {
-            Some("newConversation") => Plan::Agent {
-                agent_id: agent()?,
-                conversation: Conversation::New,
-            },
-            Some("resumeAgent") => Plan::Agent {
-                agent_id: agent()?,
-                conversation: Conversation::Default,
-            },
-            Some("resumeConversation") => {
-                Plan::Conversation(text(target, "conversationId").ok_or_else(invalid)?)
-            }
-            Some("agentFree") => match (text(target, "conversationId"), target.object("body")) {
-                (Some(id), _) => Plan::AgentFreeExisting(id),
-                (None, Some(body)) => Plan::AgentFreeNew(EphemeralConversationBody {
-                    model: text(body, "model").unwrap_or_default(),
-                    system: text(body, "system").unwrap_or_default(),
-                    model_settings: body
-                        .get("model_settings")
-                        .as_object()
-                        .map(|o| Value::Object(o.to_static())),
-                    context_window_limit: body
-                        .f64("context_window_limit")
-                        .filter(|n| *n >= 0.0 && n.fract() == 0.0)
-                        .map(|n| n as u64),
-                }),
-                (None, None) => return Err(invalid()),
-            },
-            _ => {
-                return Err(CloudError::invalid(
-                    "This session kind is not available with backend: \"cloud\".",
-                ))
-            }
-        };
-        let agent_free = matches!(plan, Plan::AgentFreeExisting(_) | Plan::AgentFreeNew(_));
-        let target = session_target(&config.default_target, cloud, &action, agent_free)?;
-        let resources = read_resources(cloud_options.get("resources"))?;
+        let plan = SessionPlan::parse(&config, session)?;
         Ok(CloudConnector {
             config,
             fetch,
             plan,
-            resources,
-            target,
             resolved: RefCell::new(None),
             placement: RefCell::new(None),
             closed: std::cell::Cell::new(false),
@@ -226,25 +156,27 @@ impl CloudConnector {
     }
 
     async fn resolve_runtime(&self) -> CloudResult<Resolved> {
-        let mut resolver = match &self.plan {
-            Plan::AgentFreeExisting(id) => return done(RuntimeResolver::agent_free(id)),
-            Plan::AgentFreeNew(body) => {
+        let mut resolver = match &self.plan.conversation {
+            ConversationPlan::AgentFreeExisting(id) => {
+                return done(RuntimeResolver::agent_free(id))
+            }
+            ConversationPlan::AgentFreeNew(body) => {
                 let request = rest::create_ephemeral_conversation(&self.rb(), body);
                 let response = self.send(&request).await?;
                 let id = rest::parse_ephemeral_conversation(response.as_http())?;
                 return done(RuntimeResolver::agent_free(&id));
             }
-            Plan::Agent {
+            ConversationPlan::Agent {
                 agent_id,
                 conversation,
             } => RuntimeResolver::new(
                 self.rb(),
                 agent_id,
                 conversation.clone(),
-                self.resources.clone(),
+                self.plan.resources.clone(),
             ),
-            Plan::Conversation(id) => {
-                RuntimeResolver::for_conversation(self.rb(), id, self.resources.clone())
+            ConversationPlan::Conversation(id) => {
+                RuntimeResolver::for_conversation(self.rb(), id, self.plan.resources.clone())
             }
         };
         let mut step = resolver.start(now());
@@ -274,7 +206,7 @@ impl CloudConnector {
             Some(placement) => placement,
             None => {
                 let runtime = self.runtime();
-                let placement = Rc::new(match &self.target {
+                let placement = Rc::new(match &self.plan.target {
                     SessionTarget::Computer(selector) => Placement::Computer(selector.clone()),
                     SessionTarget::ManagedSandbox(options) => {
                         Placement::Sandbox(SandboxRunner::new(
@@ -406,34 +338,4 @@ fn done(step: Step) -> CloudResult<Resolved> {
         Step::Failed(error) => Err(error),
         _ => Err(CloudError::invalid("Runtime resolution stalled.")),
     }
-}
-
-/// `resources`: `[{type: "repository", repositoryId, recompile?}]`.
-fn read_resources(value: &Value<'_>) -> CloudResult<Vec<RepositoryResource>> {
-    if value.is_nullish() {
-        return Ok(Vec::new());
-    }
-    let invalid = |i: usize| {
-        CloudError::invalid(format!(
-            "Invalid resources[{i}]. Expected {{type: \"repository\", repositoryId}}."
-        ))
-    };
-    let list = value
-        .as_array()
-        .ok_or_else(|| CloudError::invalid("Invalid resources. Expected an array."))?;
-    list.iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let r = r.as_object().ok_or_else(|| invalid(i))?;
-            let id = r
-                .get("repositoryId")
-                .as_str()
-                .filter(|id| !id.trim().is_empty() && r.get("type").as_str() == Some("repository"))
-                .ok_or_else(|| invalid(i))?;
-            Ok(RepositoryResource {
-                repository_id: id.to_owned(),
-                recompile: r.bool("recompile") != Some(false),
-            })
-        })
-        .collect()
 }

@@ -1,7 +1,8 @@
-// `backend: "cloud"` in headless Chromium through the browser build: `init({ cloud: true })`
-// loads the Cloud build (and only that .wasm); REST goes over the browser's own fetch to the
-// Cloud stand-in (another origin: CORS) in front of the REAL app server. Plain `init()` keeps the
-// small build and says how to get Cloud.
+// `backend: "cloud"` in headless Chromium through the browser build after plain `init()`: the
+// small build is loaded eagerly and the Cloud build by the first Cloud call, while wrong options
+// still throw synchronously before it is there; REST goes over the browser's own fetch to the
+// Cloud stand-in (another origin: CORS) in front of the REAL app server. A page that only makes
+// a remote client never fetches the Cloud build; `init({ cloud: true })` is an alias.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { launchBrowser, startTestServer } from "./support/browser.mjs";
@@ -43,22 +44,51 @@ async function runPage(query = "") {
   return { result, errors, wasm };
 }
 
-test("init({ cloud: true }): agents and models over the browser's fetch, typed errors without the key", async () => {
-  const { result, errors, wasm } = await runPage();
+const SMALL = "/node_modules/letta-agent-wasm/wasm/web/letta_agent_wasm_bg.wasm";
+const CLOUD = "/node_modules/letta-agent-wasm/wasm/web-cloud/letta_agent_wasm_bg.wasm";
+
+/** What both Cloud pages must show: REST over the browser's fetch, typed errors, no key anywhere. */
+function assertCloudPage({ result, errors, wasm }) {
   assert.equal(result.error, undefined, JSON.stringify(result.error));
   assert.deepEqual(errors, []);
-  assert.deepEqual(wasm, ["/node_modules/letta-agent-wasm/wasm/web-cloud/letta_agent_wasm_bg.wasm"]);
+  assert.deepEqual(wasm, [SMALL, CLOUD], "the small build first, the Cloud build on the first Cloud call");
+  assert.deepEqual(result.wasm, [SMALL, CLOUD]);
   assert.ok(result.listed.includes(result.agentId), "the agent created in the page is listed");
   assert.ok(result.handles.includes(cloud.peer.model));
   assert.equal(result.wrongKey.name, "APIError");
   assert.equal(result.wrongKey.status, 401);
   assert.ok(!result.wrongKey.message.includes(cloud.apiKey));
   for (const line of cloud.lines) assert.ok(!line.includes(cloud.apiKey), `key in log: ${line}`);
+}
+
+test("plain init(): Cloud agents and models over the browser's fetch, the Cloud build fetched by the first Cloud call", async () => {
+  assertCloudPage(await runPage());
 });
 
-test("plain init(): the small build only, and a typed error that names init({ cloud: true })", async () => {
-  const { result, wasm } = await runPage("?plain");
-  assert.deepEqual(wasm, ["/node_modules/letta-agent-wasm/wasm/web/letta_agent_wasm_bg.wasm"]);
-  assert.equal(result.error.name, "LettaNotInitializedError");
-  assert.match(result.error.message, /init\(\{ cloud: true \}\)/);
+test("plain init(): wrong Cloud options throw synchronously, before the Cloud build is there", async () => {
+  const { result } = await runPage();
+  assert.deepEqual(result.wasmBefore, [SMALL], "the checks ran before the Cloud build was loaded");
+  assert.deepEqual(result.wrongOption, {
+    name: "LettaInvalidArgumentError",
+    code: "invalid_argument",
+    message: "Invalid webSocketAuth. Valid values: header, query.",
+  });
+  assert.deepEqual(result.wrongSession, {
+    name: "LettaInvalidArgumentError",
+    code: "invalid_argument",
+    message: "Letta Cloud createSession() cannot specify both computer and sandbox options.",
+  });
+});
+
+test("init({ cloud: true }) is an alias of init()", async () => {
+  assertCloudPage(await runPage("?alias"));
+});
+
+test("a page that only makes a remote client fetches the small build only", async () => {
+  const { result, errors, wasm } = await runPage("?remote");
+  assert.equal(result.error, undefined, JSON.stringify(result.error));
+  assert.deepEqual(errors, []);
+  assert.equal(result.remote, true);
+  assert.deepEqual(wasm, [SMALL]);
+  assert.deepEqual(result.wasm, [SMALL]);
 });

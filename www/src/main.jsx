@@ -1,5 +1,5 @@
 // Entry of the demo page: ask the relay which backend it fronts, instantiate the WebAssembly
-// module once (its Cloud build in Cloud mode), then render.
+// module once (in Cloud mode the first Cloud call fetches the Cloud build), then render.
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { init } from "letta-agent-wasm/client";
@@ -10,7 +10,7 @@ import "./app.css";
 const root = createRoot(document.getElementById("root"));
 try {
   const backend = await relayBackend();
-  await (backend === "cloud" ? init({ cloud: true }) : init());
+  await init();
   root.render(
     <StrictMode>
       <App backend={backend} />

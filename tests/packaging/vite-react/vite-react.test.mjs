@@ -28,7 +28,7 @@ after(async () => {
 
 test("the build emits the package's .wasm as an asset (no Vite plugin) and warns about nothing", () => {
   const assets = readdirSync("dist/assets");
-  // The /client build, and the Cloud build that only the lazy `init({ cloud: true })` chunk names.
+  // The /client build, and the Cloud build that only the lazy Cloud chunk (loaded by the first Cloud call) names.
   const wasm = assets.filter((name) => /^letta_agent_wasm_bg-.*\.wasm$/.test(name));
   assert.equal(wasm.length, 2, assets.join());
   const cloudChunk = assets.find((name) => /^cloud-load-.*\.js$/.test(name));

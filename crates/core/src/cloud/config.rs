@@ -136,6 +136,12 @@ fn non_empty(value: Option<&str>) -> Option<String> {
 }
 
 impl CloudConfig {
+    /// [`CloudConfig::from_options`] of the options as JSON text (what the bindings receive).
+    pub fn from_json(options: &str, env: &CloudEnv) -> CloudResult<Self> {
+        let options = Object::parse(options).ok_or_else(|| invalid("Invalid client options."))?;
+        Self::from_options(&options, env)
+    }
+
     /// Validates `new LettaAgentClient({backend: "cloud", …})` (the JSON view `lib/options.js`
     /// checked: an object, `requestTimeoutMs` absent or a positive integer) with `env` as the
     /// API-key fallback.

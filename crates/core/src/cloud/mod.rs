@@ -10,6 +10,7 @@
 //! - [`config`]: client options → a validated [`config::CloudConfig`];
 //! - [`sandbox_options`]: `sandbox` options (ttl, polling, GitHub repositories);
 //! - [`target`]: per-session choice between an explicit computer and a managed sandbox;
+//! - [`session_plan`]: a session's conversation, repositories and target, checked;
 //! - [`http`]: request/response values, `<status> <body>` errors, the generated client's retries;
 //! - [`query`]: query strings as the generated client writes them;
 //! - [`rest`]: one builder per §4.2 row and the parsers of their responses;
@@ -17,7 +18,7 @@
 //! - [`models`], [`messages`], [`management`], [`repositories`], [`computers`]: management calls;
 //! - [`start`]: runtime resolution (§4.3); [`selector`]: explicit computer (§4.4);
 //! - [`sandbox`]: the managed sandbox lifecycle (§4.5);
-//! - [`relay`]: the two-socket status sockets (§4.6);
+//! - [`status_sockets`]: the two Cloud status sockets (§4.6);
 //! - [`decisions`]: the experimental decisions route (`client.alpha.decisions`).
 
 pub mod computers;
@@ -36,6 +37,7 @@ pub mod sandbox;
 pub mod sandbox_api;
 pub mod sandbox_options;
 pub mod selector;
+pub mod session_plan;
 pub mod start;
 pub mod status_sockets;
 pub mod target;
