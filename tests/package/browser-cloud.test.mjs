@@ -61,12 +61,16 @@ function assertCloudPage({ result, errors, wasm }) {
   for (const line of cloud.lines) assert.ok(!line.includes(cloud.apiKey), `key in log: ${line}`);
 }
 
+/** The page after plain `init()`, opened once for the two tests that read it. */
+let plainPage;
+const openPlainPage = () => (plainPage ??= runPage());
+
 test("plain init(): Cloud agents and models over the browser's fetch, the Cloud build fetched by the first Cloud call", async () => {
-  assertCloudPage(await runPage());
+  assertCloudPage(await openPlainPage());
 });
 
 test("plain init(): wrong Cloud options throw synchronously, before the Cloud build is there", async () => {
-  const { result } = await runPage();
+  const { result } = await openPlainPage();
   assert.deepEqual(result.wasmBefore, [SMALL], "the checks ran before the Cloud build was loaded");
   assert.deepEqual(result.wrongOption, {
     name: "LettaInvalidArgumentError",
