@@ -42,7 +42,8 @@ export function cloudWasm() {
 
 /**
  * The bindings with the Cloud classes, loading the Cloud build first where it is separate
- * (browsers). Concurrent callers share one load; a failed load can be retried.
+ * (browsers). Concurrent callers share one load; a failed load rejects with
+ * `LettaNotInitializedError` and can be retried.
  */
 export function loadCloudWasm() {
   if (cloudGlue !== null) return Promise.resolve(cloudGlue);
@@ -57,7 +58,7 @@ export function loadCloudWasm() {
     },
     (error) => {
       cloudLoading = null;
-      throw error;
+      throw new LettaNotInitializedError(`The Cloud build of letta-agent-wasm could not be loaded: ${error?.message ?? error}`, { cause: error });
     },
   );
   return cloudLoading;

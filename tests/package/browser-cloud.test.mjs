@@ -96,3 +96,13 @@ test("a page that only makes a remote client fetches the small build only", asyn
   assert.deepEqual(wasm, [SMALL]);
   assert.deepEqual(result.wasm, [SMALL]);
 });
+
+test("a Cloud build that cannot be fetched: Cloud calls and session starts reject with LettaNotInitializedError", async () => {
+  const { result, errors } = await runPage("?missing");
+  assert.equal(result.error, undefined, JSON.stringify(result.error));
+  assert.deepEqual(errors, []);
+  for (const rejected of [result.listed, result.ready]) {
+    assert.equal(rejected?.name, "LettaNotInitializedError", JSON.stringify(rejected));
+    assert.match(rejected.message, /^The Cloud build of letta-agent-wasm could not be loaded: /);
+  }
+});
