@@ -19,7 +19,7 @@ export interface LettaErrorCodes {
   LettaStateError: "invalid_state";
   /** A feature this backend does not offer (Cloud-only APIs on a remote client, presets, support files). */
   LettaUnsupportedError: "unsupported";
-  /** Used before `await init()` in a browser or bundler. */
+  /** Used before `await init()` in a browser or bundler, or a Cloud call whose Cloud build could not be loaded. */
   LettaNotInitializedError: "not_initialized";
   /** A Letta Cloud REST call answered with a non-2xx status. See {@link APIError}. */
   APIError: "api_error";
@@ -68,7 +68,7 @@ export declare class LettaRequestError extends LettaErrorClass<"LettaRequestErro
 export declare class LettaStateError extends LettaErrorClass<"LettaStateError"> {}
 /** A feature this client does not offer on this backend. */
 export declare class LettaUnsupportedError extends LettaErrorClass<"LettaUnsupportedError"> {}
-/** Used before `await init()` in a browser or bundler. */
+/** Used before `await init()` in a browser or bundler, or a Cloud call whose Cloud build could not be loaded (browsers). */
 export declare class LettaNotInitializedError extends LettaErrorClass<"LettaNotInitializedError"> {}
 
 /** A Letta Cloud REST call answered with a non-2xx status: the message is `<status> <body>`. */
