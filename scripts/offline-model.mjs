@@ -35,7 +35,9 @@ export const OFFLINE_MODELS = ["offline-demo", "offline-demo-2", "offline-demo-s
 const SHELL_TOOLS = ["Bash", "bash", "shell", "shell_command", "run_shell_command", "exec_command"];
 // The pause between two streamed chunks of a quick reply; the soak benchmark sets it to 0.
 const QUICK_MS = Number(process.env.LETTA_OFFLINE_MODEL_QUICK_MS ?? 12);
-const SLOW_MS = 350;
+// The pause of a slow reply: long enough for a person to press Abort in the demo; scripts/test
+// sets a shorter one, which still leaves the tests seconds to queue, cut or abort mid-turn.
+const SLOW_MS = Number(process.env.LETTA_OFFLINE_MODEL_SLOW_MS ?? 350);
 
 const wait = (ms) => new Promise((done) => setTimeout(done, ms));
 
