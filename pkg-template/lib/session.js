@@ -177,9 +177,10 @@ export class LettaCodeSession {
     if (this.#driver === null && cloud) {
       await cloud.client();
       if (this.#closed) throw wasm().SessionDriver.closedError();
-      this.#driver ??= this.#newDriver();
     }
+    // `#prepare` makes the session's driver anew itself.
     if (this.#extras) await this.#prepare();
+    else this.#driver ??= this.#newDriver();
   }
 
   #connect() {

@@ -183,3 +183,34 @@ fn client_options_as_text_are_checked_as_the_object_is() {
         "Invalid webSocketAuth. Valid values: header, query."
     );
 }
+
+#[test]
+fn check_options_gives_the_errors_of_parse_for_the_options_and_reads_nothing_else() {
+    let target = json!({"kind": "newConversation", "agentId": "a"});
+    let wrong_options = [
+        json!({"sandbox": {}}),
+        json!({"computer": {"name": "box"}, "environment": {"name": "box"}}),
+        json!({"resources": [{"type": "file"}]}),
+        json!({"computer": 7}),
+    ];
+    let config = client(json!({"backend": "cloud", "computer": {"deviceId": "dev-1"}}));
+    for cloud in wrong_options {
+        let session = json!({"target": target, "cloud": cloud}).to_string();
+        let checked = SessionPlan::check_options(&config, &session).unwrap_err();
+        let parsed = SessionPlan::parse(&config, &session).unwrap_err();
+        assert_eq!(checked.message, parsed.message, "{session}");
+        assert_eq!(checked.name(), "LettaInvalidArgumentError");
+    }
+    let fine = json!({"target": target, "cloud": {"computer": {"name": "box"}}}).to_string();
+    assert!(SessionPlan::check_options(&config, &fine).is_ok());
+    // The conversation is the wrapper's, read by `parse` only.
+    let no_agent = json!({"target": {"kind": "newConversation"}}).to_string();
+    assert!(SessionPlan::check_options(&config, &no_agent).is_ok());
+    assert!(SessionPlan::parse(&config, &no_agent).is_err());
+    assert_eq!(
+        SessionPlan::check_options(&config, "{")
+            .unwrap_err()
+            .message,
+        "Invalid session configuration."
+    );
+}
