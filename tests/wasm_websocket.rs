@@ -70,6 +70,10 @@ async fn a_turn_over_the_browser_websocket() {
                 driver.run(|core, _| core.answer_approval(handle, r#"{"behavior":"allow"}"#));
             }
             Event::Effect(other) => panic!("unexpected effect {other:?}"),
+            #[cfg(feature = "cloud")]
+            Event::CloudSettled { call, .. } => {
+                panic!("a remote session settled Cloud call {call}")
+            }
             Event::Pumped => {
                 messages.extend(std::iter::from_fn(|| driver.with_core(|c| c.pop_message())));
                 if messages.iter().any(|m| m.contains(r#""type":"result""#)) {

@@ -32,9 +32,10 @@ pub(super) enum Connector {
         url: String,
         auth_token: Option<String>,
     },
-    /// Letta Cloud: REST start, then the status sockets (`src/js/cloud_session.rs`).
+    /// Letta Cloud: the driver's Cloud connection starts it (`transport::cloud_session`); the
+    /// client's context performs the file transfers (`src/js/cloud_session.rs`).
     #[cfg(feature = "cloud")]
-    Cloud(Rc<crate::transport::cloud_session::CloudConnector>),
+    Cloud(Rc<super::cloud::CloudContext>),
 }
 
 /// What the class, the driver's handler and the Promises share.
@@ -105,8 +106,8 @@ impl SessionDriver {
                         driver.connect(url, shared.web_socket.as_ref(), auth_token.as_deref())
                     }
                     #[cfg(feature = "cloud")]
-                    Connector::Cloud(connector) => {
-                        super::cloud_session::connect(shared, connector.clone(), _call)
+                    Connector::Cloud(_) => {
+                        driver.run_cloud(|cloud, now| cloud.connect(_call, now));
                     }
                 }
             },
@@ -119,9 +120,7 @@ impl SessionDriver {
     #[wasm_bindgen(js_name = beforeTurn)]
     pub fn before_turn(&self) -> Promise {
         match self.live().as_deref().map(|s| &s.connector) {
-            Some(Connector::Cloud(connector)) => {
-                super::cloud_session::before_turn(connector.clone())
-            }
+            Some(Connector::Cloud(_)) => self.cloud_call(|cloud, call| cloud.before_turn(call)),
             _ => Promise::resolve(&JsValue::UNDEFINED),
         }
     }
@@ -131,14 +130,14 @@ impl SessionDriver {
     #[cfg(feature = "cloud")]
     #[wasm_bindgen(js_name = sandboxUpload)]
     pub fn sandbox_upload(&self, files: JsValue) -> Promise {
-        super::cloud_session::upload(self.cloud_connector(), files)
+        super::cloud_session::upload(self, files)
     }
 
     /// `session.sandbox.downloadFile(path)`: resolves with a `Uint8Array`.
     #[cfg(feature = "cloud")]
     #[wasm_bindgen(js_name = sandboxDownload)]
     pub fn sandbox_download(&self, path: String) -> Promise {
-        super::cloud_session::download(self.cloud_connector(), path)
+        super::cloud_session::download(self, path)
     }
 
     /// A session waiting to reopen its transport (a Cloud one after an idle drop, a remote
@@ -344,10 +343,6 @@ impl SessionDriver {
             return;
         };
         shared.driver.shut_down();
-        #[cfg(feature = "cloud")]
-        if let Connector::Cloud(connector) = &shared.connector {
-            super::cloud_session::close(connector.clone());
-        }
         let waiters = std::mem::take(&mut *shared.waiters.borrow_mut());
         for resolve in waiters {
             let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
@@ -356,13 +351,28 @@ impl SessionDriver {
 }
 
 impl SessionDriver {
-    /// The Cloud connector (`None` for a remote or released session).
+    /// The Cloud client's context (`None` for a remote or released session).
     #[cfg(feature = "cloud")]
-    fn cloud_connector(&self) -> Option<Rc<crate::transport::cloud_session::CloudConnector>> {
+    pub(super) fn cloud_context(&self) -> Option<Rc<super::cloud::CloudContext>> {
         match &self.live()?.connector {
-            Connector::Cloud(connector) => Some(connector.clone()),
+            Connector::Cloud(context) => Some(context.clone()),
             Connector::Remote { .. } => None,
         }
+    }
+
+    /// A call of the session's Cloud connection, settled by its `CloudSettled` event.
+    #[cfg(feature = "cloud")]
+    pub(super) fn cloud_call(
+        &self,
+        step: impl FnOnce(&mut crate::cloud::connect::CloudConnect, u32),
+    ) -> Promise {
+        self.call(
+            None,
+            |_, _, _| {},
+            |shared, call| {
+                shared.driver.run_cloud(|cloud, _| step(cloud, call));
+            },
+        )
     }
 
     /// A driver for the wrapper's validated `config` (JSON) opening its transport with
@@ -382,7 +392,9 @@ impl SessionDriver {
         })?;
         let request_timeout_ms = match &connector {
             #[cfg(feature = "cloud")]
-            Connector::Cloud(c) => setup.request_timeout_ms.or(Some(c.request_timeout_ms())),
+            Connector::Cloud(c) => setup
+                .request_timeout_ms
+                .or(Some(c.config.request_timeout_ms)),
             _ => setup.request_timeout_ms,
         };
         let core = SessionCore::new(SessionConfig {
@@ -456,16 +468,6 @@ impl SessionDriver {
     ) -> Result<(), JsValue> {
         let shared = self.live().ok_or_else(SessionDriver::closed_error)?;
         shared.driver.run(step).map_err(|e| session_error(&e))
-    }
-}
-
-#[cfg(feature = "cloud")]
-impl Shared {
-    /// Rejects the API call `call` with `error` (a connector's typed failure).
-    pub(super) fn reject_call(&self, call: u32, error: &JsValue) {
-        if let Some(pending) = self.take_call(call) {
-            let _ = pending.reject.call1(&JsValue::NULL, error);
-        }
     }
 }
 

@@ -28,6 +28,15 @@ pub enum Event {
     Effect(Effect),
     /// A step finished: messages may be ready, or the stream may have ended.
     Pumped,
+    /// Settle a call of the Cloud connection (`connect`'s failure, `beforeTurn`, a transfer's
+    /// sandbox id): see `transport::cloud_session`.
+    #[cfg(feature = "cloud")]
+    CloudSettled {
+        /// The call.
+        call: u32,
+        /// Its outcome.
+        result: crate::cloud::error::CloudResult<Option<String>>,
+    },
 }
 
 /// What the session talks through: one app-server socket, or the Cloud status sockets.
@@ -100,6 +109,9 @@ struct State {
     keep_alive: Option<Driver>,
     /// Read by the socket's listener: big status frames are dropped uncopied while set.
     skip_status: Rc<Cell<bool>>,
+    /// A Cloud session's connection machine, pumped with the core.
+    #[cfg(feature = "cloud")]
+    cloud: Option<super::cloud_session::CloudSession>,
 }
 
 impl State {
@@ -150,6 +162,8 @@ impl Driver {
                 pumping: false,
                 keep_alive: None,
                 skip_status: Rc::new(Cell::new(true)),
+                #[cfg(feature = "cloud")]
+                cloud: None,
             })),
             handler: Rc::new(RefCell::new(handler)),
         }
@@ -261,10 +275,33 @@ impl Driver {
         }
     }
 
-    /// Reports a failed Cloud connection attempt to the core (it settles what waits on it).
+    /// Gives the session its Cloud connection, which [`Driver::run_cloud`] steps and the pump
+    /// runs with the core.
     #[cfg(feature = "cloud")]
-    pub fn connect_failed(&self, detail: &str) {
-        self.run(|core, now| core.on_transport_error(detail, now));
+    pub fn set_cloud(&self, cloud: super::cloud_session::CloudSession) {
+        self.state.borrow_mut().cloud = Some(cloud);
+    }
+
+    /// Runs `step` on the Cloud connection with the clock, then executes the effects (`None`
+    /// for a session without one).
+    #[cfg(feature = "cloud")]
+    pub fn run_cloud<R>(
+        &self,
+        step: impl FnOnce(&mut crate::cloud::connect::CloudConnect, u64) -> R,
+    ) -> Option<R> {
+        let result = {
+            let mut state = self.state.borrow_mut();
+            let cloud = state.cloud.as_mut()?;
+            step(cloud.machine(), now())
+        };
+        self.pump();
+        Some(result)
+    }
+
+    /// Hands `event` to the owner's handler (no borrow held).
+    #[cfg(feature = "cloud")]
+    pub(super) fn notify(&self, event: Event) {
+        (self.handler.borrow_mut())(event);
     }
 
     /// Runs `step` on the core with the clock, then executes the effects.
@@ -283,6 +320,8 @@ impl Driver {
     /// settles our work (`SessionCore::is_draining`, bounded by the core's deadline), once the
     /// core closes the transport. The owner may drop its handle meanwhile.
     pub fn shut_down(&self) {
+        #[cfg(feature = "cloud")]
+        self.run_cloud(|cloud, _| cloud.close());
         self.run(|core, now| core.close(now));
         let released = {
             let mut state = self.state.borrow_mut();
@@ -364,6 +403,20 @@ impl Driver {
                 let mut state = self.state.borrow_mut();
                 std::iter::from_fn(|| state.core.pop_effect()).collect()
             };
+            #[cfg(feature = "cloud")]
+            let cloud = self
+                .state
+                .borrow_mut()
+                .cloud
+                .as_mut()
+                .map(|c| c.take_effects());
+            #[cfg(feature = "cloud")]
+            if let Some((cloud_effects, io)) = cloud.filter(|(e, _)| !e.is_empty()) {
+                told = false;
+                for effect in cloud_effects {
+                    super::cloud_session::execute(self, &io, effect);
+                }
+            }
             if effects.is_empty() {
                 if told {
                     break;
@@ -443,6 +496,14 @@ impl Driver {
             standby.hold_stream_frames(state.core.holds_standby_frames());
         }
         let at = state.core.next_deadline();
+        #[cfg(feature = "cloud")]
+        let at = match (
+            at,
+            state.cloud.as_mut().and_then(|c| c.machine().deadline()),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         if at == state.timer_at {
             return;
         }
@@ -461,6 +522,8 @@ impl Driver {
                         }
                     }
                     driver.run(|core, now| core.on_tick(now));
+                    #[cfg(feature = "cloud")]
+                    driver.run_cloud(|cloud, now| cloud.on_wake(now));
                 }
             })
         });

@@ -6,8 +6,6 @@
 //! hands back.
 
 #[cfg(feature = "cloud")]
-mod cloud_sandbox;
-#[cfg(feature = "cloud")]
 pub mod cloud_session;
 pub mod driver;
 #[cfg(feature = "cloud")]

@@ -45,6 +45,18 @@ impl Shared {
                 };
             }
             Event::Effect(Effect::Candidate { call, frame }) => self.candidate(call, &frame),
+            #[cfg(feature = "cloud")]
+            Event::CloudSettled { call, result } => {
+                let Some(pending) = self.take_call(call) else {
+                    return;
+                };
+                let _ = match result {
+                    Ok(value) => pending.resolve.call1(&JsValue::NULL, &value.into()),
+                    Err(error) => pending
+                        .reject
+                        .call1(&JsValue::NULL, &crate::js::error::cloud_error(&error)),
+                };
+            }
             Event::Effect(Effect::AskApproval {
                 handle,
                 tool_name,

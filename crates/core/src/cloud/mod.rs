@@ -17,12 +17,14 @@
 //! - [`sandbox_api`]: the managed sandbox routes; [`files`]: sandbox file transfer;
 //! - [`models`], [`messages`], [`management`], [`repositories`], [`computers`]: management calls;
 //! - [`start`]: runtime resolution (§4.3); [`selector`]: explicit computer (§4.4);
+//! - [`connect`]: one session's connection from its plan to open status sockets, and its release;
 //! - [`sandbox`]: the managed sandbox lifecycle (§4.5);
 //! - [`status_sockets`]: the two Cloud status sockets (§4.6);
 //! - [`decisions`]: the experimental decisions route (`client.alpha.decisions`).
 
 pub mod computers;
 pub mod config;
+pub mod connect;
 pub mod decisions;
 pub mod error;
 pub mod files;

@@ -141,6 +141,11 @@ impl SandboxLifecycle {
         self.refresh_in_flight
     }
 
+    /// Closed: what close had to do is done.
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+
     /// The create request.
     pub fn start(&mut self) -> Vec<Effect> {
         self.acquire = Some(Acquire {

@@ -295,6 +295,12 @@ impl RuntimeResolver {
         }
     }
 
+    /// The session closed while the resolver waits to poll: it stops, detaching (one by one)
+    /// what it attached. Only between a [`Step::WaitUntil`] and its wake.
+    pub fn cancel(&mut self) -> Step {
+        self.fail(CloudError::session_closed())
+    }
+
     /// The timer of a [`Step::WaitUntil`]: poll the repository list again.
     pub fn on_wake(&mut self, _now: u64) -> Option<Step> {
         matches!(self.phase, Phase::Poll { .. })
