@@ -105,6 +105,9 @@ impl SessionDriver {
                     Connector::Remote { url, auth_token } => {
                         driver.connect(url, shared.web_socket.as_ref(), auth_token.as_deref())
                     }
+                    // A started session answered at once: its sockets stay as they are.
+                    #[cfg(feature = "cloud")]
+                    Connector::Cloud(_) if driver.with_core(|core| core.is_ready()) => {}
                     #[cfg(feature = "cloud")]
                     Connector::Cloud(_) => {
                         driver.run_cloud(|cloud, now| cloud.connect(_call, now));

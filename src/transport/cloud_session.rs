@@ -66,10 +66,10 @@ impl CloudSession {
         &mut self.machine
     }
 
-    /// The machine's pending effects and what performs them.
-    pub(super) fn take_effects(&mut self) -> (Vec<ConnectEffect>, CloudIo) {
-        let effects = std::iter::from_fn(|| self.machine.pop_effect()).collect();
-        (effects, self.io.clone())
+    /// The machine's pending effects and what performs them (`None`: nothing to do).
+    pub(super) fn take_effects(&mut self) -> Option<(Vec<ConnectEffect>, CloudIo)> {
+        let effects: Vec<_> = std::iter::from_fn(|| self.machine.pop_effect()).collect();
+        (!effects.is_empty()).then(|| (effects, self.io.clone()))
     }
 }
 

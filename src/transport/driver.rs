@@ -8,6 +8,9 @@
 //! A handler that calls back into the driver is fine: the nested step leaves its effects to
 //! the loop already running.
 //!
+//! A Cloud session's connection (`cloud::connect::CloudConnect`, its I/O in
+//! `transport::cloud_session`) is pumped in the same loop and woken by the same timer.
+//!
 //! A remote session with a reconnect policy also holds a *standby* socket on the same URL
 //! (`session::reconnect`): the core says when to open, write, promote and close it
 //! ([`LinkEffect`]), and its events go to the core's standby entry points; once it is ready,
@@ -409,9 +412,9 @@ impl Driver {
                 .borrow_mut()
                 .cloud
                 .as_mut()
-                .map(|c| c.take_effects());
+                .and_then(|c| c.take_effects());
             #[cfg(feature = "cloud")]
-            if let Some((cloud_effects, io)) = cloud.filter(|(e, _)| !e.is_empty()) {
+            if let Some((cloud_effects, io)) = cloud {
                 told = false;
                 for effect in cloud_effects {
                     super::cloud_session::execute(self, &io, effect);
