@@ -79,8 +79,12 @@ const MODE_LABELS = {
   remote: "your app server at LETTA_APP_SERVER_URL",
 };
 
-/** The relay binary built by `cargo build --release -p letta-relay`. */
+/**
+ * The relay binary: `LETTA_RELAY_BIN` if set (`scripts/test` points it at the debug build that
+ * the relay's own tests made), else the one built by `cargo build --release -p letta-relay`.
+ */
 export function relayBinary() {
+  if (process.env.LETTA_RELAY_BIN) return resolve(process.env.LETTA_RELAY_BIN);
   return join(process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(repo, "target"), "release", "letta-relay");
 }
 

@@ -1,7 +1,8 @@
 // End to end: the demo page in headless Chromium, against the REAL Letta Code app server
 // through letta-relay, with the offline scripted model — started by the same code as
 // `scripts/demo` (scripts/demo-stack.mjs), on free loopback ports, and stopped afterwards.
-// Needs the built page (scripts/build-page) and relay (cargo build --release -p letta-relay).
+// Needs the built page (scripts/build-page) and relay (cargo build --release -p letta-relay, or
+// LETTA_RELAY_BIN naming another build of it).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
