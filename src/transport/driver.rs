@@ -18,6 +18,9 @@
 //! only if the primary drops. Each socket's listener carries the socket's number, so an event
 //! of a socket that was replaced is ignored.
 
+#[cfg(feature = "cloud")]
+mod cloud;
+
 use super::socket::{frame_text, Dialer, JsSocket, Socket, SocketEvent};
 use super::timer::{now, Timer};
 use crate::session::{Effect, LinkEffect, SessionCore};
@@ -248,65 +251,6 @@ impl Driver {
         }
     }
 
-    /// Takes over an open Cloud status sockets (see `transport::cloud_session`): its events go to
-    /// the core from now on, and the core starts the session on it.
-    #[cfg(feature = "cloud")]
-    pub fn attach_status_link(&self, link: super::status_link::StatusLink) {
-        let weak = Rc::downgrade(&self.state);
-        let handler = Rc::downgrade(&self.handler);
-        let open = link.is_open();
-        // A replaced link (idle recovery) is gone already; drop it with no borrow held.
-        let previous = {
-            let mut state = self.state.borrow_mut();
-            state.link_id = 0;
-            state.link.replace(Link::Status(link))
-        };
-        drop(previous);
-        if open {
-            self.run(|core, now| core.on_open(now));
-        }
-        let writer = match self.state.borrow().link.as_ref() {
-            Some(Link::Status(link)) => Some(link.writer()),
-            _ => None,
-        };
-        if let Some(writer) = writer {
-            writer.set_sink(move |event| {
-                if let (Some(state), Some(handler)) = (weak.upgrade(), handler.upgrade()) {
-                    Driver { state, handler }.on_socket_event(0, event);
-                }
-            });
-        }
-    }
-
-    /// Gives the session its Cloud connection, which [`Driver::run_cloud`] steps and the pump
-    /// runs with the core.
-    #[cfg(feature = "cloud")]
-    pub fn set_cloud(&self, cloud: super::cloud_session::CloudSession) {
-        self.state.borrow_mut().cloud = Some(cloud);
-    }
-
-    /// Runs `step` on the Cloud connection with the clock, then executes the effects (`None`
-    /// for a session without one).
-    #[cfg(feature = "cloud")]
-    pub fn run_cloud<R>(
-        &self,
-        step: impl FnOnce(&mut crate::cloud::connect::CloudConnect, u64) -> R,
-    ) -> Option<R> {
-        let result = {
-            let mut state = self.state.borrow_mut();
-            let cloud = state.cloud.as_mut()?;
-            step(cloud.machine(), now())
-        };
-        self.pump();
-        Some(result)
-    }
-
-    /// Hands `event` to the owner's handler (no borrow held).
-    #[cfg(feature = "cloud")]
-    pub(super) fn notify(&self, event: Event) {
-        (self.handler.borrow_mut())(event);
-    }
-
     /// Runs `step` on the core with the clock, then executes the effects.
     pub fn run<R>(&self, step: impl FnOnce(&mut SessionCore, u64) -> R) -> R {
         let result = step(&mut self.state.borrow_mut().core, now());
@@ -407,18 +351,8 @@ impl Driver {
                 std::iter::from_fn(|| state.core.pop_effect()).collect()
             };
             #[cfg(feature = "cloud")]
-            let cloud = self
-                .state
-                .borrow_mut()
-                .cloud
-                .as_mut()
-                .and_then(|c| c.take_effects());
-            #[cfg(feature = "cloud")]
-            if let Some((cloud_effects, io)) = cloud {
+            if self.execute_cloud_effects() {
                 told = false;
-                for effect in cloud_effects {
-                    super::cloud_session::execute(self, &io, effect);
-                }
             }
             if effects.is_empty() {
                 if told {
@@ -500,13 +434,7 @@ impl Driver {
         }
         let at = state.core.next_deadline();
         #[cfg(feature = "cloud")]
-        let at = match (
-            at,
-            state.cloud.as_mut().and_then(|c| c.machine().deadline()),
-        ) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let at = state.earliest_with_cloud(at);
         if at == state.timer_at {
             return;
         }

@@ -62,6 +62,12 @@ impl CloudError {
         Self::new(ErrorKind::Connection, message)
     }
 
+    /// A managed sandbox step (a refresh, a file transfer) with no sandbox to act on: none was
+    /// made yet, or the session is closing.
+    pub fn sandbox_unavailable() -> Self {
+        Self::connection("Cloud managed sandbox is not available.")
+    }
+
     /// A non-2xx HTTP response: `<status> <body>` with `status` set.
     pub fn api(status: u16, message: impl Into<String>) -> Self {
         CloudError {

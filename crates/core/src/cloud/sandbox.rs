@@ -187,8 +187,7 @@ impl SandboxLifecycle {
             return vec![Effect::Refreshed(Err(error.clone()))];
         }
         if self.closing || self.sandbox.is_none() {
-            let error = CloudError::connection("Cloud managed sandbox is not available.");
-            return vec![Effect::Refreshed(Err(error))];
+            return vec![Effect::Refreshed(Err(CloudError::sandbox_unavailable()))];
         }
         self.refresh().into_iter().collect()
     }

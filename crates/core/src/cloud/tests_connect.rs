@@ -356,3 +356,23 @@ fn sockets_that_open_after_close_are_dropped_and_a_new_connect_is_refused() {
     let out = effects(&mut machine);
     assert_eq!(failure(&out).map(|(c, _)| c), Some(2));
 }
+
+#[test]
+fn a_computer_found_after_close_is_not_opened() {
+    let mut machine = connection(
+        new_conversation(),
+        json!({"computer": {"deviceId": "dev-1"}}),
+    );
+    machine.connect(1, 0);
+    let out = effects(&mut machine);
+    let out = answer(&mut machine, &out, r#"{"id":"conv-1"}"#);
+    let (id, _, _) = fetched(&out);
+    machine.close();
+    machine.on_reply(id, ok(ONLINE), 0);
+    let out = effects(&mut machine);
+    assert!(opened_on(&out).is_none(), "{out:?}");
+    assert_eq!(
+        failure(&out).map(|(c, e)| (c, e.name())),
+        Some((1, "LettaClosedError"))
+    );
+}
