@@ -5,10 +5,12 @@
 use super::*;
 
 impl CloudConnect {
+    /// Requests against the client's base URL, with its headers and key.
     pub(super) fn rb(&self) -> RequestBuilder {
         RequestBuilder::new(&self.config)
     }
 
+    /// Sends `request` for `purpose`; its reply comes back with the id.
     pub(super) fn fetch(&mut self, purpose: Purpose, request: HttpRequest) {
         self.next_request = self.next_request.wrapping_add(1);
         let id = self.next_request;
@@ -16,17 +18,20 @@ impl CloudConnect {
         self.effects.push_back(ConnectEffect::Fetch { id, request });
     }
 
+    /// The `connect` call failed: the next `connect` starts again from where this one was.
     pub(super) fn fail(&mut self, call: CallId, error: CloudError) {
         self.stage = Stage::Idle;
         self.effects
             .push_back(ConnectEffect::Failed { call, error });
     }
 
+    /// Settles a `beforeTurn` or transfer call.
     pub(super) fn settle(&mut self, call: CallId, result: CloudResult<Option<String>>) {
         self.effects
             .push_back(ConnectEffect::Settle { call, result });
     }
 
+    /// The resolved runtime (an empty agent-free one before resolution).
     pub(super) fn runtime(&self) -> Runtime {
         self.resolved
             .as_ref()
