@@ -227,27 +227,21 @@ impl CloudConnect {
     /// `beforeTurn`: a managed sandbox is refreshed before any input is written (a 404 →
     /// `CloudManagedSandboxExpiredError`); an explicit computer needs nothing.
     pub fn before_turn(&mut self, call: CallId) {
-        match &mut self.placement {
-            Some(Placement::Sandbox(life)) => {
-                self.waiters.push(Waiter::Turn(call));
-                let effects = life.before_turn();
-                self.sandbox_effects(effects);
-            }
-            _ => self.settle(call, Ok(None)),
+        if !self.wait_for_refresh(Waiter::Turn(call)) {
+            self.settle(call, Ok(None));
         }
     }
 
     /// A file transfer (spec §4.8) waits for a refresh, then gets the sandbox's id.
     pub fn transfer(&mut self, call: CallId) {
-        match &mut self.placement {
-            Some(Placement::Sandbox(life)) => {
-                self.waiters.push(Waiter::Transfer(call));
-                let effects = life.before_turn();
-                self.sandbox_effects(effects);
-            }
-            Some(Placement::Computer(_)) => self.settle(call, Err(files::computer_error())),
-            None => self.settle(call, Err(CloudError::sandbox_unavailable())),
+        if self.wait_for_refresh(Waiter::Transfer(call)) {
+            return;
         }
+        let error = match self.placement {
+            Some(Placement::Computer(_)) => files::computer_error(),
+            _ => CloudError::sandbox_unavailable(),
+        };
+        self.settle(call, Err(error));
     }
 
     /// The session closed: the sandbox's timer stops, an in-flight refresh is waited for, the

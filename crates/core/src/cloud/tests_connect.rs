@@ -89,6 +89,15 @@ fn settled(effects: &[ConnectEffect]) -> Vec<(CallId, CloudResult<Option<String>
         .collect()
 }
 
+/// A session on `cloud`'s explicit computer, its new conversation created: what follows.
+fn on_computer(call: CallId, cloud: serde_json::Value) -> (CloudConnect, Vec<ConnectEffect>) {
+    let mut machine = connection(new_conversation(), cloud);
+    machine.connect(call, 0);
+    let out = effects(&mut machine);
+    let out = answer(&mut machine, &out, r#"{"id":"conv-1"}"#);
+    (machine, out)
+}
+
 /// A managed sandbox session, connected: create conversation → create sandbox → refresh → online.
 fn sandbox_connected(cloud: serde_json::Value) -> CloudConnect {
     let mut machine = connection(new_conversation(), cloud);
@@ -143,13 +152,7 @@ fn a_computer_by_connection_id_opens_after_the_new_conversation() {
 
 #[test]
 fn a_device_is_looked_up_and_an_offline_one_fails_the_connect() {
-    let mut machine = connection(
-        new_conversation(),
-        json!({"computer": {"deviceId": "dev-1"}}),
-    );
-    machine.connect(7, 0);
-    let out = effects(&mut machine);
-    let out = answer(&mut machine, &out, r#"{"id":"conv-1"}"#);
+    let (mut machine, out) = on_computer(7, json!({"computer": {"deviceId": "dev-1"}}));
     assert_eq!(
         fetched(&out).2,
         "https://api.letta.com/v1/environments/dev-1"
@@ -163,13 +166,7 @@ fn a_device_is_looked_up_and_an_offline_one_fails_the_connect() {
 
 #[test]
 fn a_failed_open_re_resolves_once_then_fails_with_the_last_detail() {
-    let mut machine = connection(
-        new_conversation(),
-        json!({"computer": {"deviceId": "dev-1"}}),
-    );
-    machine.connect(1, 0);
-    let out = effects(&mut machine);
-    let out = answer(&mut machine, &out, r#"{"id":"conv-1"}"#);
+    let (mut machine, out) = on_computer(1, json!({"computer": {"deviceId": "dev-1"}}));
     let out = answer(&mut machine, &out, ONLINE);
     assert!(opened_on(&out).is_some());
     machine.on_open_failed("refused");
@@ -337,13 +334,7 @@ fn close_while_the_resolver_waits_detaches_and_never_opens() {
 
 #[test]
 fn sockets_that_open_after_close_are_dropped_and_a_new_connect_is_refused() {
-    let mut machine = connection(
-        new_conversation(),
-        json!({"computer": {"connectionId": "c"}}),
-    );
-    machine.connect(1, 0);
-    let out = effects(&mut machine);
-    let out = answer(&mut machine, &out, r#"{"id":"conv-1"}"#);
+    let (mut machine, out) = on_computer(1, json!({"computer": {"connectionId": "c"}}));
     assert!(opened_on(&out).is_some());
     machine.close();
     assert!(!machine.on_opened());
@@ -359,13 +350,7 @@ fn sockets_that_open_after_close_are_dropped_and_a_new_connect_is_refused() {
 
 #[test]
 fn a_computer_found_after_close_is_not_opened() {
-    let mut machine = connection(
-        new_conversation(),
-        json!({"computer": {"deviceId": "dev-1"}}),
-    );
-    machine.connect(1, 0);
-    let out = effects(&mut machine);
-    let out = answer(&mut machine, &out, r#"{"id":"conv-1"}"#);
+    let (mut machine, out) = on_computer(1, json!({"computer": {"deviceId": "dev-1"}}));
     let (id, _, _) = fetched(&out);
     machine.close();
     machine.on_reply(id, ok(ONLINE), 0);

@@ -150,6 +150,18 @@ impl CloudConnect {
         }
     }
 
+    /// Queues `waiter` for the managed sandbox's next refresh, starting one unless one is out
+    /// (`false`: the session has no managed sandbox).
+    pub(super) fn wait_for_refresh(&mut self, waiter: Waiter) -> bool {
+        let Some(Placement::Sandbox(life)) = &mut self.placement else {
+            return false;
+        };
+        self.waiters.push(waiter);
+        let effects = life.before_turn();
+        self.sandbox_effects(effects);
+        true
+    }
+
     /// A refresh finished: everyone waiting for one gets its outcome.
     pub(super) fn refreshed(&mut self, outcome: CloudResult<()>) {
         let sandbox_id = match &self.placement {
