@@ -175,11 +175,6 @@ impl CloudConnect {
         [resolver, sandbox].into_iter().flatten().min()
     }
 
-    /// Requests are out or a timer is set: the machine still has work (a close waits for it).
-    pub fn is_busy(&self) -> bool {
-        !self.in_flight.is_empty() || self.deadline().is_some()
-    }
-
     /// Starts the connection for the `connect` call `call`: the first time from the runtime's
     /// resolution, after an idle drop from the connection's re-resolution. A call while a
     /// start runs opens nothing: the session's start answers it.
@@ -346,7 +341,6 @@ impl CloudConnect {
             return false;
         };
         if self.closed {
-            self.stage = Stage::Idle;
             self.fail(call, CloudError::session_closed());
             self.release();
             return false;

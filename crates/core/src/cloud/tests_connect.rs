@@ -11,9 +11,13 @@ const OFFLINE: &str = r#"{"id":"e","deviceId":"dev-1","connectionId":null,"conne
 const CREATED: &str = r#"{"sandboxId":"sbx-1","deviceId":"dev-1","connectionName":"sandbox-1","conversationId":"conv-1"}"#;
 const REFRESHED: &str = r#"{"success":true,"sandboxId":"sbx-1","ttlMinutes":5}"#;
 
+/// The client's API key: in the sockets' headers, never in a URL.
+const API_KEY: &str = "sk-test-connect-secret";
+
 /// A session's connection: `session` is the `cloud` part of the wrapper's session config.
 fn connection(target: serde_json::Value, cloud: serde_json::Value) -> CloudConnect {
-    let config = CloudConfig::from_json(r#"{"apiKey":"k"}"#, &CloudEnv::default()).unwrap();
+    let options = json!({"apiKey": API_KEY}).to_string();
+    let config = CloudConfig::from_json(&options, &CloudEnv::default()).unwrap();
     let session = json!({"target": target, "cloud": cloud}).to_string();
     let plan = SessionPlan::parse(&config, &session).unwrap();
     CloudConnect::new(config, plan)
@@ -143,11 +147,15 @@ fn a_computer_by_connection_id_opens_after_the_new_conversation() {
     let endpoints = opened_on(&out).expect("the sockets open");
     assert!(endpoints.control.contains("conn-9") && endpoints.stream.contains("conn-9"));
     assert!(
-        !endpoints.control.contains("k"),
-        "no key in the URL in header mode"
+        !endpoints.control.contains(API_KEY) && !endpoints.stream.contains(API_KEY),
+        "no key in a URL in header mode"
     );
+    let headers = endpoints.headers.as_deref().expect("header mode");
+    assert!(headers.iter().any(|(_, value)| value.contains(API_KEY)));
     assert!(machine.on_opened());
-    assert!(!machine.is_busy());
+    // Nothing left to do: no effect, no timer.
+    assert!(effects(&mut machine).is_empty());
+    assert_eq!(machine.deadline(), None);
 }
 
 #[test]
@@ -329,7 +337,10 @@ fn close_while_the_resolver_waits_detaches_and_never_opens() {
     let (call, error) = failure(&out).expect("the connect ends");
     assert_eq!((call, error.name()), (1, "LettaClosedError"));
     assert!(opened_on(&out).is_none());
-    assert!(!machine.is_busy());
+    // The poll it was waiting for is not made: no timer, and a late wake sends nothing.
+    assert_eq!(machine.deadline(), None);
+    machine.on_wake(start::ATTACH_POLL_MS);
+    assert!(effects(&mut machine).is_empty());
 }
 
 #[test]
